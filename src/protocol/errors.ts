@@ -1,0 +1,16 @@
+// Errors that cross the protocol as ErrorMsg{code, message} (protocol.md §7).
+
+export type ErrorCode = 400 | 404 | 500;
+
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new ProtocolError(400, message);
+export const notFound = (message: string) => new ProtocolError(404, message);
+export const internal = (message: string) => new ProtocolError(500, message);

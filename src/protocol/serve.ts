@@ -1,0 +1,105 @@
+// Serves one connection: decode frames, dispatch them one after another,
+// write each job's replies in order (protocol.md §2.3, §2.4).
+import type { FrameEvent } from "./frame.ts";
+import { MAX_FRAME_BYTES } from "./frame.ts";
+import { decodeClientMessage, encodeServerMessage, type Reply } from "./codec.ts";
+import { dispatch, errorReply, type Handlers } from "./server.ts";
+import type { ClientMessage } from "./gen/crabtalk_pb.ts";
+
+/** What serving needs of a connection; FramedConnection provides it. */
+export interface FrameChannel {
+  readonly closed: boolean;
+  onFrame(listener: (event: FrameEvent) => void): void;
+  onClose(listener: () => void): void;
+  send(payload: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+  pauseReading(): void;
+  resumeReading(): void;
+}
+
+export interface ServeOptions {
+  handlers: Handlers;
+  /** Aborted on daemon shutdown: running jobs see it through their context. */
+  shutdown: AbortSignal;
+  onError?: (message: string) => void;
+}
+
+/** Requests queued beyond this stop reads until the backlog shrinks. */
+const MAX_QUEUED_REQUESTS = 64;
+
+export function serveConnection(channel: FrameChannel, options: ServeOptions): Promise<void> {
+  const queue: Array<ClientMessage | Reply> = [];
+  const gone = new AbortController();
+  const signal = AbortSignal.any([gone.signal, options.shutdown]);
+  let wake: (() => void) | undefined;
+  let paused = false;
+
+  channel.onClose(() => {
+    gone.abort();
+    wake?.();
+  });
+  channel.onFrame((event) => {
+    if (event.kind === "too_large") {
+      // Answer, then hang up: the body is never read (protocol.md §2.3).
+      const message = `frame too large: ${event.length} bytes (max ${MAX_FRAME_BYTES})`;
+      void channel.send(encodeServerMessage(errorReply(400, message))).then(
+        () => channel.close(),
+        () => channel.close(),
+      );
+      gone.abort();
+      return;
+    }
+    let item: ClientMessage | Reply;
+    try {
+      item = decodeClientMessage(event.payload);
+    } catch (err) {
+      item = errorReply(400, `cannot decode ClientMessage: ${(err as Error).message}`);
+    }
+    queue.push(item);
+    if (queue.length >= MAX_QUEUED_REQUESTS && !paused) {
+      paused = true;
+      channel.pauseReading();
+    }
+    wake?.();
+  });
+
+  const write = (reply: Reply) => channel.send(encodeServerMessage(reply));
+
+  return (async () => {
+    while (!signal.aborted || queue.length > 0) {
+      if (gone.signal.aborted) break;
+      const item = queue.shift();
+      if (!item) {
+        if (options.shutdown.aborted) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
+      }
+      if (paused && queue.length < MAX_QUEUED_REQUESTS / 2) {
+        paused = false;
+        channel.resumeReading();
+      }
+      try {
+        if ("case" in item) {
+          await write(item);
+        } else if (options.shutdown.aborted) {
+          await write(errorReply(500, "daemon is shutting down"));
+        } else {
+          for await (const reply of dispatch(item, options.handlers, { signal })) {
+            await write(oversizeGuard(reply));
+          }
+        }
+      } catch (err) {
+        if (channel.closed) break;
+        options.onError?.(`connection: ${(err as Error).message}`);
+      }
+    }
+  })();
+}
+
+/** A frame above the maximum is never sent; the client gets an ErrorMsg instead. */
+function oversizeGuard(reply: Reply): Reply {
+  const size = encodeServerMessage(reply).length;
+  if (size <= MAX_FRAME_BYTES) return reply;
+  return errorReply(500, `reply too large: ${size} bytes (max ${MAX_FRAME_BYTES})`);
+}

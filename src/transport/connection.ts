@@ -1,0 +1,142 @@
+// One framed byte stream over a Bun socket (UDS or TCP): frames in, frames out,
+// bounded outgoing buffering with back-pressure. Knows nothing of protobuf.
+import type { Socket } from "bun";
+import { FrameDecoder, encodeFrame, type FrameEvent } from "../protocol/frame.ts";
+
+/** Outgoing bytes we hold in user space before `send` makes callers wait. */
+const HIGH_WATER_BYTES = 1024 * 1024;
+
+type Waiter = () => void;
+
+export class FramedConnection {
+  private readonly decoder = new FrameDecoder();
+  private outgoing: Uint8Array[] = [];
+  private outgoingBytes = 0;
+  private writable: Waiter[] = [];
+  private flushed: Waiter[] = [];
+  private frameListener: (event: FrameEvent) => void = () => {};
+  private closeListeners: Array<() => void> = [];
+  private isClosed = false;
+
+  constructor(private readonly socket: Socket<unknown>) {}
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Receives every decoded frame (or the single oversize notice) in order. */
+  onFrame(listener: (event: FrameEvent) => void): void {
+    this.frameListener = listener;
+  }
+
+  onClose(listener: () => void): void {
+    if (this.isClosed) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  /** Stop reading from the peer (read-side back-pressure). */
+  pauseReading(): void {
+    this.socket.pause();
+  }
+
+  resumeReading(): void {
+    this.socket.resume();
+  }
+
+  /** Bun hands us the bytes; copy because chunks are kept across callbacks. */
+  handleData(chunk: Uint8Array): void {
+    for (const event of this.decoder.push(new Uint8Array(chunk))) {
+      this.frameListener(event);
+      if (this.isClosed) return;
+    }
+  }
+
+  /**
+   * Queues one frame. Resolves when the frame is handed to the kernel or the
+   * user-space backlog is below the high-water mark, so a slow reader makes
+   * the producer wait instead of growing memory. Rejects once closed.
+   */
+  async send(payload: Uint8Array): Promise<void> {
+    if (this.isClosed) throw new ConnectionClosedError();
+    const frame = encodeFrame(payload);
+    if (this.outgoing.length === 0) {
+      const written = this.socket.write(frame);
+      if (written < 0) {
+        this.handleClose();
+        throw new ConnectionClosedError();
+      }
+      if (written === frame.length) return;
+      this.enqueue(frame.subarray(written));
+    } else {
+      this.enqueue(frame);
+    }
+    while (this.outgoingBytes > HIGH_WATER_BYTES && !this.isClosed) {
+      await new Promise<void>((resolve) => this.writable.push(resolve));
+    }
+    if (this.isClosed) throw new ConnectionClosedError();
+  }
+
+  /** Called by the socket's drain handler: push out what the kernel refused earlier. */
+  handleDrain(): void {
+    while (this.outgoing.length > 0) {
+      const head = this.outgoing[0];
+      const written = this.socket.write(head);
+      if (written < 0) {
+        this.handleClose();
+        return;
+      }
+      this.outgoingBytes -= Math.max(written, 0);
+      if (written < head.length) {
+        this.outgoing[0] = head.subarray(written);
+        break;
+      }
+      this.outgoing.shift();
+    }
+    if (this.outgoingBytes <= HIGH_WATER_BYTES) wake(this.writable);
+    if (this.outgoing.length === 0) wake(this.flushed);
+  }
+
+  /** Waits for queued frames to leave, then half-closes. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    if (this.outgoing.length > 0) {
+      await Promise.race([
+        new Promise<void>((resolve) => this.flushed.push(resolve)),
+        Bun.sleep(2000),
+      ]);
+    }
+    this.socket.end();
+    this.handleClose();
+  }
+
+  /** Drops the connection at once, discarding anything queued. */
+  abort(): void {
+    this.socket.terminate();
+    this.handleClose();
+  }
+
+  handleClose(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.outgoing = [];
+    this.outgoingBytes = 0;
+    wake(this.writable);
+    wake(this.flushed);
+    for (const listener of this.closeListeners.splice(0)) listener();
+  }
+
+  private enqueue(bytes: Uint8Array): void {
+    this.outgoing.push(bytes);
+    this.outgoingBytes += bytes.length;
+  }
+}
+
+function wake(waiters: Waiter[]): void {
+  for (const resume of waiters.splice(0)) resume();
+}
+
+export class ConnectionClosedError extends Error {
+  constructor() {
+    super("connection closed");
+  }
+}
