@@ -38,6 +38,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
     gone.abort();
     wake?.();
   });
+  options.shutdown.addEventListener("abort", () => wake?.(), { once: true });
   channel.onFrame((event) => {
     if (event.kind === "too_large") {
       // Answer, then hang up: the body is never read (protocol.md §2.3).

@@ -5,6 +5,8 @@ import { FrameDecoder, encodeFrame, type FrameEvent } from "../protocol/frame.ts
 
 /** Outgoing bytes we hold in user space before `send` makes callers wait. */
 const HIGH_WATER_BYTES = 1024 * 1024;
+/** How long a closing connection waits for the peer to hang up. */
+const LINGER_MS = 2000;
 
 type Waiter = () => void;
 
@@ -17,6 +19,7 @@ export class FramedConnection {
   private frameListener: (event: FrameEvent) => void = () => {};
   private closeListeners: Array<() => void> = [];
   private isClosed = false;
+  private discardInput = false;
 
   constructor(private readonly socket: Socket<unknown>) {}
 
@@ -45,6 +48,7 @@ export class FramedConnection {
 
   /** Bun hands us the bytes; copy because chunks are kept across callbacks. */
   handleData(chunk: Uint8Array): void {
+    if (this.discardInput) return;
     for (const event of this.decoder.push(new Uint8Array(chunk))) {
       this.frameListener(event);
       if (this.isClosed) return;
@@ -96,16 +100,21 @@ export class FramedConnection {
     if (this.outgoing.length === 0) wake(this.flushed);
   }
 
-  /** Waits for queued frames to leave, then half-closes. Safe to call twice. */
+  /**
+   * Waits for queued frames to leave, then sends FIN and keeps discarding
+   * input until the peer hangs up (or LINGER_MS passes). Closing outright
+   * with unread input would reset the connection and could destroy our last
+   * frame (e.g. the error that explains why we hang up). Safe to call twice.
+   */
   async close(): Promise<void> {
     if (this.isClosed) return;
     if (this.outgoing.length > 0) {
-      await Promise.race([
-        new Promise<void>((resolve) => this.flushed.push(resolve)),
-        Bun.sleep(2000),
-      ]);
+      await Promise.race([new Promise<void>((resolve) => this.flushed.push(resolve)), Bun.sleep(LINGER_MS)]);
     }
-    this.socket.end();
+    this.discardInput = true;
+    this.socket.shutdown();
+    const timer = setTimeout(() => this.socket.terminate(), LINGER_MS);
+    timer.unref?.();
     this.handleClose();
   }
 

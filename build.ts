@@ -1,0 +1,46 @@
+// Compiles crabtalk into single native executables.
+//   bun run build          → dist/crabtalk for this machine
+//   bun run build --all    → dist/crabtalk-<os>-<arch>[.exe] for every target + dist/SHA256SUMS
+// --minify and --bytecode start fastest (see the README's build section for the figures).
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+
+const TARGETS = [
+  "bun-linux-x64",
+  "bun-linux-x64-baseline",
+  "bun-linux-arm64",
+  "bun-linux-x64-musl",
+  "bun-darwin-x64",
+  "bun-darwin-arm64",
+  "bun-windows-x64",
+] as const;
+
+const FLAGS = ["--compile", "--minify", "--bytecode", "--sourcemap=none"];
+
+async function compile(outfile: string, target?: string): Promise<void> {
+  const args = [process.execPath, "build", ...FLAGS, "src/main.ts", "--outfile", outfile];
+  if (target) args.push(`--target=${target}`);
+  const proc = Bun.spawn(args, { stdout: "inherit", stderr: "inherit" });
+  if ((await proc.exited) !== 0) throw new Error(`compile failed for ${target ?? "this machine"}`);
+}
+
+function outName(target: string): string {
+  const name = target.replace(/^bun-/, "crabtalk-");
+  return `dist/${name}${target.includes("windows") ? ".exe" : ""}`;
+}
+
+mkdirSync("dist", { recursive: true });
+if (process.argv.includes("--all")) {
+  const sums: string[] = [];
+  for (const target of TARGETS) {
+    const out = outName(target);
+    await compile(out, target);
+    const digest = new Bun.CryptoHasher("sha256").update(readFileSync(out)).digest("hex");
+    sums.push(`${digest}  ${basename(out)}`);
+  }
+  writeFileSync("dist/SHA256SUMS", sums.join("\n") + "\n");
+  console.log(`built ${TARGETS.length} targets; checksums in dist/SHA256SUMS`);
+} else {
+  await compile("dist/crabtalk");
+  console.log("built dist/crabtalk");
+}

@@ -1,0 +1,32 @@
+// The `crabtalk` command line: daemon control plus protocol clients.
+import { Command } from "commander";
+import pkg from "../../package.json" with { type: "json" };
+import type { ConnectOptions } from "./connect.ts";
+import { registerDaemonCommands } from "./commands/daemon.ts";
+import { registerStatusCommands } from "./commands/status.ts";
+import { registerConfigCommands } from "./commands/config.ts";
+
+export function buildProgram(): Command {
+  const program = new Command("crabtalk")
+    .description("crabtalk: a local agent daemon and its command-line client")
+    .version(pkg.version, "-V, --version", "print the version")
+    .option("--tcp", "connect over TCP (port from <home>/run/crabtalk.port) instead of the Unix socket")
+    .showHelpAfterError("(run crabtalk --help for usage)")
+    .addHelpText(
+      "after",
+      `
+Environment:
+  CRABTALK_HOME   daemon home (config.toml, sessions, logs); default ~/.crabtalk
+
+Examples:
+  crabtalk daemon             run the daemon in this terminal
+  crabtalk start              run it in the background
+  crabtalk ping               check it answers
+  crabtalk config get system.crab.model`,
+    );
+  const conn = (): ConnectOptions => ({ tcp: Boolean(program.opts().tcp) });
+  registerDaemonCommands(program);
+  registerStatusCommands(program, conn);
+  registerConfigCommands(program, conn);
+  return program;
+}

@@ -1,0 +1,213 @@
+/**
+ * Schemas and types of `config.toml` (daemon.md §3). zod objects strip keys
+ * they do not know, which is exactly "unknown keys are ignored" (§3).
+ * Messages are phrased to follow a `path: ` prefix (see load.ts).
+ */
+import { z } from "zod";
+
+export const PROVIDER_KINDS = [
+  "openai",
+  "anthropic",
+  "google",
+  "bedrock",
+  "ollama",
+  "azure",
+  "llama_cpp",
+] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+const text = z.string({ error: "must be a string" });
+const flag = z.boolean({ error: "must be true or false" });
+const integer = z.number({ error: "must be an integer" }).int("must be an integer");
+const count = integer.min(0, "must not be negative");
+const positive = integer.min(1, "must be at least 1");
+const names = z.array(text, { error: "must be an array of strings" });
+const stringTable = z.record(z.string(), text, { error: "must be a table of strings" });
+const kind = z.enum(PROVIDER_KINDS, {
+  error: `must be one of ${PROVIDER_KINDS.join(", ")}`,
+});
+
+/** Requirements of one provider table that depend on its kind (§3.2). */
+function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
+  const missing = (key: keyof ProviderConfig): void => {
+    if (p[key] === undefined || p[key] === "") {
+      ctx.addIssue({ code: "custom", path: [key], message: `required for kind '${p.kind}'` });
+    }
+  };
+  switch (p.kind) {
+    case "bedrock":
+      missing("region");
+      missing("access_key");
+      missing("secret_key");
+      return;
+    case "ollama":
+      return;
+    case "llama_cpp":
+      // Whether the file exists is checked in load.ts: parsing stays pure.
+      missing("model_path");
+      return;
+    default:
+      if (!p.api_key && !p.base_url) {
+        ctx.addIssue({ code: "custom", path: [], message: `kind '${p.kind}' needs api_key or base_url` });
+      }
+  }
+}
+
+const providerFields = z.object(
+  {
+    kind: kind.optional(),
+    // Upstream's older name for `kind`; `kind` wins when both are present.
+    standard: kind.optional(),
+    api_key: text.optional(),
+    base_url: text.optional(),
+    models: z
+      .array(text, {
+        error: (issue) =>
+          issue.input === undefined ? "must list at least one model" : "must be an array of strings",
+      })
+      .min(1, "must list at least one model"),
+    max_retries: count.default(2),
+    timeout: count.default(30),
+    api_version: text.optional(),
+    region: text.optional(),
+    access_key: text.optional(),
+    secret_key: text.optional(),
+    weight: integer.optional(),
+    model_path: text.optional(),
+    n_gpu_layers: integer.optional(),
+    n_ctx: integer.optional(),
+    n_threads: integer.optional(),
+  },
+  { error: "must be a table" },
+);
+
+/** `[provider.<name>]` (§3.2), with `standard` folded into `kind`. */
+export const providerSchema = providerFields
+  .transform(({ kind: k, standard, ...rest }): ProviderConfig => ({ kind: k ?? standard ?? "openai", ...rest }))
+  .superRefine((p, ctx) => checkProviderKind(p, ctx));
+export type ProviderConfig = Omit<z.output<typeof providerFields>, "kind" | "standard"> & { kind: ProviderKind };
+
+/** An agent config (§3.3; `[agents.<name>]` of §3.8 has the same keys). */
+export const agentConfigSchema = z.object(
+  {
+    // Optional even for `[system.crab]`: the daemon starts from the template,
+    // which names no model; runs then fail with a clear error.
+    model: text.optional(),
+    description: text.default(""),
+    max_iterations: positive.default(16),
+    thinking: flag.default(false),
+    members: names.default([]),
+    skills: names.default([]),
+    mcps: names.default([]),
+    // 0 disables auto-compaction (TOML has no null); JSON `null` (§5.4) means the same.
+    compact_threshold: count
+      .nullable()
+      .default(100000)
+      .transform((v) => v ?? 0),
+    compact_tool_max_len: count.default(1024),
+  },
+  { error: "must be a table" },
+);
+export type AgentConfig = z.output<typeof agentConfigSchema>;
+
+/** `[system.tasks]` (§3.4). */
+export const tasksSchema = z.object(
+  {
+    max_concurrent: positive.default(4),
+    viewable_window: count.default(16),
+    task_timeout: count.default(300),
+  },
+  { error: "must be a table" },
+);
+export type TasksConfig = z.output<typeof tasksSchema>;
+
+/** `[system.memory]` (§3.5). `soul_editable` is accepted and has no effect. */
+export const memorySchema = z.object(
+  {
+    recall_limit: count.default(5),
+    soul_editable: flag.optional(),
+  },
+  { error: "must be a table" },
+);
+export type MemoryConfig = z.output<typeof memorySchema>;
+
+const mcpServerFields = z.object(
+  {
+    name: text.optional(),
+    command: text.default(""),
+    args: names.default([]),
+    env: stringTable.default({}),
+    url: text.optional(),
+    auto_restart: flag.default(true),
+    auth: flag.default(false),
+  },
+  { error: "must be a table" },
+);
+export type McpServerConfig = Omit<z.output<typeof mcpServerFields>, "name"> & { name: string };
+
+/** A `[mcps]` table (§3.8): each server's `name` defaults to its table key. */
+export const mcpTableSchema = z
+  .record(z.string(), mcpServerFields, { error: "must be a table" })
+  .transform((servers): Record<string, McpServerConfig> =>
+    Object.fromEntries(Object.entries(servers).map(([key, s]) => [key, { ...s, name: s.name ?? key }])),
+  );
+
+/** A `[agents]` table (§3.8). */
+export const agentTableSchema = z.record(z.string(), agentConfigSchema, { error: "must be a table" });
+
+/** `[disabled]` (§3.7). */
+export const disabledSchema = z.object(
+  {
+    providers: names.default([]),
+    mcps: names.default([]),
+    skills: names.default([]),
+  },
+  { error: "must be a table" },
+);
+export type DisabledConfig = z.output<typeof disabledSchema>;
+
+const systemSchema = z.object(
+  {
+    crab: agentConfigSchema.prefault({}),
+    tasks: tasksSchema.prefault({}),
+    memory: memorySchema.prefault({}),
+  },
+  { error: "must be a table" },
+);
+
+/** A model name may be served by one provider only (§3.2). */
+function checkDuplicateModels(providers: Record<string, ProviderConfig>, ctx: z.RefinementCtx): void {
+  const owner = new Map<string, string>();
+  for (const [name, p] of Object.entries(providers)) {
+    for (const model of p.models) {
+      if (owner.has(model) && owner.get(model) !== name) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["provider", name, "models"],
+          message: `duplicate model name '${model}' across providers`,
+        });
+      } else {
+        owner.set(model, name);
+      }
+    }
+  }
+}
+
+/** The whole `config.toml` (§3), every section optional. */
+export const configSchema = z
+  .object(
+    {
+      provider: z.record(z.string(), providerSchema, { error: "must be a table" }).default({}),
+      system: systemSchema.prefault({}),
+      env: stringTable.default({}),
+      disabled: disabledSchema.prefault({}),
+      // Deprecated location (§3.8): read, and migrated to the local manifest at start.
+      mcps: mcpTableSchema.prefault({}),
+      agents: agentTableSchema.default({}),
+    },
+    { error: "config must be a table" },
+  )
+  .superRefine((c, ctx) => checkDuplicateModels(c.provider, ctx));
+
+/** The parsed config with every default applied (references not expanded). */
+export type DaemonConfig = z.output<typeof configSchema>;

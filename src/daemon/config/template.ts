@@ -1,0 +1,83 @@
+/**
+ * The `config.toml` written on first start (daemon.md §3.11). Mostly comments:
+ * it must parse as a valid config, so only the three `[system.*]` tables are
+ * live and `model` is left for the user to set.
+ */
+export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
+#
+# Values may reference environment variables as \${NAME}; they are expanded
+# when the daemon starts or reloads (an unset variable becomes "").
+# Apply edits with \`crabtalk reload\` or by restarting the daemon.
+
+# ---------------------------------------------------------------------------
+# Providers: one [provider.<name>] table each. \`models\` is required and a
+# model name may be listed by one provider only. \`kind\` defaults to "openai"
+# (any OpenAI-compatible API); others: anthropic, google, bedrock, ollama,
+# azure, llama_cpp.
+# ---------------------------------------------------------------------------
+
+# [provider.openai]
+# api_key = "\${OPENAI_API_KEY}"
+# models = ["gpt-4o", "gpt-4o-mini"]
+
+# [provider.anthropic]
+# kind = "anthropic"
+# api_key = "\${ANTHROPIC_API_KEY}"
+# models = ["claude-sonnet-4-5-20250514"]
+
+# [provider.ollama]
+# kind = "ollama"
+# base_url = "http://localhost:11434/v1"
+# models = ["llama3"]
+
+# ---------------------------------------------------------------------------
+# The default agent, "crab". \`model\` must be set (to a model listed by a
+# provider above) before the daemon can answer.
+# ---------------------------------------------------------------------------
+[system.crab]
+# model = "gpt-4o"
+# description = ""
+# max_iterations = 16
+# thinking = false
+# members = []                  # agents crab may delegate to
+# skills = []                   # skill scope (empty = all skills)
+# mcps = []                     # MCP server scope (empty = all servers)
+# compact_threshold = 100000    # estimated tokens before auto-compaction; 0 disables
+# compact_tool_max_len = 1024   # bytes kept of each tool result when compacting
+
+# Delegated tasks.
+[system.tasks]
+max_concurrent = 4
+viewable_window = 16
+task_timeout = 300   # seconds
+
+[system.memory]
+recall_limit = 5     # memory entries injected by auto-recall
+
+# Environment passed to every stdio MCP server (a server's own env wins).
+# [env]
+# GITHUB_TOKEN = "\${GITHUB_TOKEN}"
+
+# Names left out: providers, MCP servers, skills.
+# [disabled]
+# providers = []
+# mcps = []
+# skills = []
+
+# ---------------------------------------------------------------------------
+# MCP servers and more agents belong in local/CrabTalk.toml, for example:
+#
+# [mcps.filesystem]                  # stdio
+# command = "npx"
+# args = ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
+# env = { LOG_LEVEL = "info" }
+#
+# [mcps.remote]                      # streamable HTTP
+# url = "http://localhost:8080/mcp"
+#
+# [agents.researcher]                # prompt: local/agents/researcher.md
+# description = "Finds and summarises sources"
+# model = "gpt-4o"
+# skills = []
+# ---------------------------------------------------------------------------
+`;

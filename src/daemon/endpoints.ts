@@ -1,0 +1,74 @@
+// Binds the daemon's endpoints (protocol.md §2.1): run/crabtalk.sock and
+// loopback TCP 6688 (or an OS-assigned port), recording the port in run/crabtalk.port.
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "../transport/connect.ts";
+import { listenTcp, listenUnix, type ConnectionHandler, type Listener } from "../transport/listen.ts";
+
+export const DEFAULT_TCP_PORT = 6688;
+export const TCP_HOST = "127.0.0.1";
+
+export interface EndpointPaths {
+  runDir: string;
+  socket: string;
+  portFile: string;
+}
+
+export interface BoundEndpoints {
+  tcpPort: number;
+  /** Stops accepting and removes the socket and port files. */
+  close(): void;
+}
+
+export class DaemonAlreadyRunningError extends Error {
+  constructor(socket: string) {
+    super(`another crabtalk daemon is already running on ${socket} (stop it with 'crabtalk stop' or use another CRABTALK_HOME)`);
+  }
+}
+
+export async function bindEndpoints(
+  paths: EndpointPaths,
+  onConnection: ConnectionHandler,
+  preferredPort = DEFAULT_TCP_PORT,
+): Promise<BoundEndpoints> {
+  mkdirSync(paths.runDir, { recursive: true, mode: 0o700 });
+  chmodSync(paths.runDir, 0o700);
+  const listeners: Listener[] = [];
+  if (process.platform !== "win32") {
+    await removeStaleSocket(paths.socket);
+    listeners.push(listenUnix(paths.socket, onConnection));
+    chmodSync(paths.socket, 0o600);
+  }
+  let tcp: Listener;
+  try {
+    tcp = listenTcp(TCP_HOST, preferredPort, onConnection);
+  } catch {
+    // Port taken (often by another daemon on another home): let the OS pick.
+    tcp = listenTcp(TCP_HOST, 0, onConnection);
+  }
+  listeners.push(tcp);
+  const tcpPort = tcp.port ?? 0;
+  writeFileSync(paths.portFile, String(tcpPort));
+  return {
+    tcpPort,
+    close() {
+      for (const l of listeners) l.stop();
+      rmSync(paths.socket, { force: true });
+      rmSync(paths.portFile, { force: true });
+    },
+  };
+}
+
+/** A socket file nobody answers on is left over from a crash; a live one means refuse. */
+async function removeStaleSocket(socket: string): Promise<void> {
+  if (!existsSync(socket)) return;
+  let live = false;
+  try {
+    const conn = await connect({ unix: socket });
+    live = true;
+    conn.abort();
+  } catch {
+    live = false;
+  }
+  if (live) throw new DaemonAlreadyRunningError(socket);
+  rmSync(socket, { force: true });
+}

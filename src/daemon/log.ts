@@ -1,0 +1,81 @@
+// Structured log lines to stderr and logs/daemon.log, rotated by size.
+// Field values whose key looks like a secret are never written.
+import { appendFileSync, existsSync, renameSync, statSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+}
+
+const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+const SECRET_KEY = /(api_?key|secret|token|password|access_?key|authorization)/i;
+const ROTATE_BYTES = 5 * 1024 * 1024;
+const KEEP_FILES = 3;
+
+export interface LoggerOptions {
+  file?: string;
+  level?: LogLevel;
+  stderr?: boolean;
+  /** Size at which daemon.log is rotated (default 5 MiB). */
+  rotateBytes?: number;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const min = ORDER[options.level ?? "info"];
+  const file = options.file;
+  let written = 0;
+  if (file) {
+    mkdirSync(dirname(file), { recursive: true });
+    written = existsSync(file) ? statSync(file).size : 0;
+  }
+  const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
+    if (ORDER[level] < min) return;
+    const line = formatLine(level, msg, fields);
+    if (options.stderr !== false) process.stderr.write(line);
+    if (!file) return;
+    try {
+      if (written + line.length > (options.rotateBytes ?? ROTATE_BYTES)) {
+        rotate(file);
+        written = 0;
+      }
+      appendFileSync(file, line);
+      written += Buffer.byteLength(line);
+    } catch {
+      // A full disk must not take the daemon down; stderr still has the line.
+    }
+  };
+  return {
+    debug: (m, f) => emit("debug", m, f),
+    info: (m, f) => emit("info", m, f),
+    warn: (m, f) => emit("warn", m, f),
+    error: (m, f) => emit("error", m, f),
+  };
+}
+
+/** `2026-11-22T10:00:00.000Z INFO listening socket=/x port=6688` */
+export function formatLine(level: LogLevel, msg: string, fields?: LogFields): string {
+  let line = `${new Date().toISOString()} ${level.toUpperCase()} ${msg}`;
+  for (const [key, value] of Object.entries(fields ?? {})) {
+    line += ` ${key}=${SECRET_KEY.test(key) ? "<redacted>" : quote(value)}`;
+  }
+  return line + "\n";
+}
+
+function quote(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+}
+
+/** daemon.log → daemon.log.1 → … → daemon.log.N (oldest dropped). */
+function rotate(file: string): void {
+  for (let i = KEEP_FILES - 1; i >= 1; i--) {
+    if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
+  }
+  if (existsSync(file)) renameSync(file, `${file}.1`);
+}
