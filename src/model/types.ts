@@ -1,0 +1,94 @@
+// The neutral model vocabulary: conversation messages, requests, streamed
+// chunks and responses. Provider adapters convert to and from these; the agent
+// loop and the session store speak only these.
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The JSON argument string exactly as the model produced it. */
+  arguments: string;
+}
+
+export interface SystemMessage {
+  role: "system";
+  content: string;
+}
+
+export interface UserMessage {
+  role: "user";
+  content: string;
+  /** Client identity of the sender (never persisted). */
+  sender?: string;
+  /** Auto-injected context: never persisted, replaced before every run. */
+  injected?: boolean;
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  content: string;
+  reasoning?: string;
+  toolCalls?: ToolCall[];
+}
+
+export interface ToolMessage {
+  role: "tool";
+  content: string;
+  toolCallId: string;
+  /** Tool name. */
+  name?: string;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** A tool offered to the model: JSON Schema parameters (`type: "object"`). */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  /** System prompt; sent as the provider's system slot when non-empty. */
+  system?: string;
+  messages: Message[];
+  /** Omitted or empty: no tools are offered. Tool choice is `auto` otherwise. */
+  tools?: ToolSchema[];
+  /** Ask the provider for reasoning (daemon.md §4.6). */
+  thinking?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  cacheHitTokens?: number;
+  cacheMissTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** One piece of a streamed answer, in the order the provider produced it. */
+export type StreamChunk =
+  | { type: "text"; text: string }
+  | { type: "thinking"; text: string }
+  /** A fragment of tool call `index`: id/name replace when non-empty, arguments concatenate. */
+  | { type: "tool_call"; index: number; id?: string; name?: string; arguments?: string }
+  | { type: "usage"; usage: Usage }
+  | { type: "finish"; reason: string };
+
+export interface ModelResponse {
+  content: string;
+  reasoning?: string;
+  toolCalls: ToolCall[];
+  usage?: Usage;
+  finishReason?: string;
+}
+
+/** What the agent loop and compaction need of a model. */
+export interface Model {
+  /** Non-streaming call (compaction, titles), with retries of transient failures. */
+  complete(request: ModelRequest): Promise<ModelResponse>;
+  /** Streaming call (every round of the agent loop). */
+  stream(request: ModelRequest): AsyncIterable<StreamChunk>;
+}
