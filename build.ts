@@ -15,7 +15,15 @@ const TARGETS = [
   "bun-windows-x64",
 ] as const;
 
-const FLAGS = ["--compile", "--minify", "--bytecode", "--sourcemap=none"];
+// A daemon must not pick up .env or bunfig.toml from whatever directory it starts in.
+const FLAGS = [
+  "--compile",
+  "--minify",
+  "--bytecode",
+  "--sourcemap=none",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+];
 
 async function compile(outfile: string, target?: string): Promise<void> {
   const args = [process.execPath, "build", ...FLAGS, "src/main.ts", "--outfile", outfile];

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Handlers } from "../../protocol/server.ts";
 import { badRequest, internal } from "../../protocol/errors.ts";
 import { ConfigError } from "../config/error.ts";
-import { parseConfigText } from "../config/load.ts";
+import { validateConfig } from "../config/load.ts";
 import { redactConfigJson, restoreRedacted } from "../config/redact.ts";
 import { configJsonToToml, writeFileAtomic } from "../config/write.ts";
 import type { DaemonState } from "../state.ts";
@@ -40,11 +40,8 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
       let text: string;
       try {
         const restored = restoreRedacted(incoming as Record<string, unknown>, state.config.raw);
+        validateConfig(restored, { source: "config", requireModel: true });
         text = configJsonToToml(restored);
-        const parsed = parseConfigText(text);
-        if (!parsed.config.system.crab.model) {
-          throw new ConfigError("system.crab.model is required in config.toml");
-        }
       } catch (err) {
         if (err instanceof ConfigError) throw badRequest(err.message);
         throw err;

@@ -1,0 +1,105 @@
+// Benchmark entry (`bun run bench`). Usage:
+//   bun bench/run.ts [codec] [ping] [startup] [--quick] [--sequential-stops]
+// Runs the named groups (default: all), prints one JSON object to stdout and
+// writes it to bench/results/latest.json. Progress goes to stderr.
+// --quick shortens every duration (smoke run). --sequential-stops makes each
+// cold start wait for the previous daemon to exit instead of overlapping its
+// shutdown with the next start.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { arch, cpus, platform, totalmem } from "node:os";
+import { join } from "node:path";
+import { runCodec } from "./codec.ts";
+import { stopAll } from "./daemon.ts";
+import { runPing } from "./ping.ts";
+import { runStartup } from "./startup.ts";
+import { progress, round } from "./stats.ts";
+
+const GROUPS = ["codec", "ping", "startup"] as const;
+type Group = (typeof GROUPS)[number];
+
+function usage(): string {
+  return `usage: bun bench/run.ts [${GROUPS.join("] [")}] [--quick] [--sequential-stops]`;
+}
+
+function parseArgs(argv: string[]): { groups: Group[]; quick: boolean; sequentialStops: boolean } {
+  let quick = false;
+  let sequentialStops = false;
+  const groups = new Set<Group>();
+  for (const arg of argv) {
+    if (arg === "--quick") quick = true;
+    else if (arg === "--sequential-stops") sequentialStops = true;
+    else if (arg === "-h" || arg === "--help") {
+      console.error(usage());
+      process.exit(0);
+    } else if ((GROUPS as readonly string[]).includes(arg)) groups.add(arg as Group);
+    else {
+      console.error(`unknown argument '${arg}'\n${usage()}`);
+      process.exit(2);
+    }
+  }
+  return { groups: groups.size > 0 ? GROUPS.filter((g) => groups.has(g)) : [...GROUPS], quick, sequentialStops };
+}
+
+async function main(): Promise<number> {
+  const { groups, quick, sequentialStops } = parseArgs(process.argv.slice(2));
+  const cpuList = cpus();
+  const report: Record<string, unknown> = {
+    machine: {
+      cpus: cpuList.length,
+      cpu_model: cpuList[0]?.model ?? "unknown",
+      bun: Bun.version,
+      platform: platform(),
+      arch: arch(),
+      total_mem_mb: Math.round(totalmem() / 1024 / 1024),
+    },
+    quick,
+    started_at: new Date().toISOString(),
+  };
+  const t0 = performance.now();
+
+  for (const group of groups) {
+    progress(`── ${group}${quick ? " (quick)" : ""}`);
+    if (group === "codec") {
+      report.codec = await runCodec({ durationMs: quick ? 50 : 500 });
+    } else if (group === "ping") {
+      report.ping = await runPing({ durationMs: quick ? 250 : 2000, warmupPings: quick ? 20 : 200 });
+    } else {
+      report.startup = await runStartup({
+        runs: quick ? 2 : 10,
+        rssRuns: quick ? 1 : 3,
+        idleMs: 1000,
+        overlapStops: !sequentialStops,
+      });
+    }
+  }
+
+  report.total_seconds = round((performance.now() - t0) / 1000, 1);
+  const json = JSON.stringify(report, null, 2);
+  const dir = join(import.meta.dir, "results");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "latest.json"), json + "\n");
+  process.stdout.write(json + "\n");
+  progress(`done in ${report.total_seconds} s; wrote bench/results/latest.json`);
+  return 0;
+}
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    progress(`${signal}: stopping daemons`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (err) {
+  progress(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  code = 1;
+} finally {
+  await stopAll();
+}
+process.exit(code);

@@ -1,0 +1,26 @@
+// Runs the crabtalk CLI as a subprocess, as a user would.
+import { MAIN } from "./daemon.ts";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCli(
+  args: string[],
+  opts: { home: string; stdin?: string; env?: Record<string, string>; command?: string[] },
+): Promise<CliResult> {
+  const proc = Bun.spawn([...(opts.command ?? [process.execPath, MAIN]), ...args], {
+    env: { ...process.env, CRABTALK_HOME: opts.home, NO_COLOR: "1", ...opts.env },
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
+}
