@@ -1,7 +1,13 @@
 // The daemon process: scaffold the home, load config, bind endpoints, serve
 // connections, and shut down cleanly on SIGINT/SIGTERM (daemon.md §2).
 import { homePaths, resolveHome, scaffoldHome } from "./home.ts";
-import { loadConfigFile } from "./config/load.ts";
+import { mkdirSync, realpathSync } from "node:fs";
+import { loadConfigFile, type LoadedConfig } from "./config/load.ts";
+import { buildRuntime, NO_PROVIDER_HINT } from "./build-runtime.ts";
+import { SessionTable } from "../runtime/sessions.ts";
+import { removeStaleTempFiles } from "../session/atomic.ts";
+import { sessionHandlers } from "./handlers/sessions.ts";
+import { agentHandlers } from "./handlers/agents.ts";
 import { createLogger, type LogLevel } from "./log.ts";
 import { bindEndpoints } from "./endpoints.ts";
 import { writePidFile } from "./pidfile.ts";
@@ -23,23 +29,30 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const log = createLogger({ file: paths.daemonLog, level: options.logLevel ?? "info" });
   scaffoldHome(paths.home, (msg: string) => log.warn(msg));
 
+  mkdirSync(paths.sessions, { recursive: true });
+  // Real path, so that files named by clients (resolved with realpath) compare equal.
+  const sessionsDir = realpathSync(paths.sessions);
+  const build = (loaded: LoadedConfig) => buildRuntime({ loaded, paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
+  const initial = loadConfigFile(paths.config, env);
   const state: DaemonState = {
-    paths,
+    paths: { ...paths, sessions: sessionsDir },
     log,
     startedAt: Date.now(),
-    config: loadConfigFile(paths.config),
+    config: initial,
+    runtime: await build(initial),
+    sessions: new SessionTable(sessionsDir),
     async reload() {
-      state.config = loadConfigFile(paths.config);
-      log.info("reloaded", { model: state.config.config.system.crab.model ?? "" });
+      const loaded = loadConfigFile(paths.config, env);
+      const runtime = await build(loaded);
+      state.config = loaded;
+      state.runtime = runtime;
+      log.info("reloaded", { model: runtime.activeModel ?? "", agents: runtime.agents.size });
     },
-    activeSessions: () => 0,
-    registeredAgents: () => 1,
+    onAgentEvent: () => {},
   };
-  if (!state.config.config.system.crab.model) {
-    log.warn(`no model configured: set [system.crab] model and a [provider.*] in ${paths.config}`);
-  }
+  if (!state.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
 
-  const handlers: Handlers = { ...lifecycleHandlers(state) };
+  const handlers: Handlers = { ...lifecycleHandlers(state), ...sessionHandlers(state), ...agentHandlers(state) };
   const shutdown = new AbortController();
   const open = new Set<Promise<void>>();
   const endpoints = await bindEndpoints(paths, (conn) => {
@@ -54,6 +67,8 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
     open.add(served);
   });
   const removePidFile = writePidFile(paths.pidFile);
+  // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
+  for (const leftover of await removeStaleTempFiles(sessionsDir)) log.warn("removed a temp file left by a crash", { file: leftover });
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {
@@ -66,7 +81,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   });
 
   endpoints.close();
-  shutdown.abort();
+  shutdown.abort(new Error("daemon is shutting down"));
   removePidFile();
   let grace: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([

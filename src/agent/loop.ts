@@ -1,0 +1,179 @@
+// The agent loop (daemon.md §8): stream a model round, dispatch the tools it
+// asks for concurrently, feed the results back, until it answers or runs out
+// of iterations. It knows no sockets, files or tool meanings.
+import type { AssistantMessage, Message, Model, ToolCall, ToolMessage, ToolSchema, Usage } from "../model/types.ts";
+import { AnswerAssembler } from "./assemble.ts";
+import type { AgentEvent, RunResult, StopReason, ToolOutcome } from "./events.ts";
+import { addUsage } from "./usage.ts";
+
+export interface AgentSpec {
+  name: string;
+  model: string;
+  systemPrompt: string;
+  tools: ToolSchema[];
+  maxIterations: number;
+  thinking: boolean;
+}
+
+export interface ToolContext {
+  agent: string;
+  sender?: string;
+  session: bigint;
+  signal: AbortSignal;
+}
+
+/** Implemented by the runtime: runs one tool call. Must not throw. */
+export interface ToolDispatcher {
+  dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export interface RunOptions {
+  spec: AgentSpec;
+  model: Model;
+  /** Working history; each completed step's messages are appended to it. */
+  history: Message[];
+  dispatcher?: ToolDispatcher;
+  context: Omit<ToolContext, "signal">;
+  signal?: AbortSignal;
+  /** Called with each completed step's new messages, before the next round (persistence). */
+  onStep?: (added: Message[]) => Promise<void> | void;
+}
+
+export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent, RunResult> {
+  const { spec, model, history } = options;
+  const signal = options.signal ?? new AbortController().signal;
+  let usage: Usage | undefined;
+  let lastText = "";
+  let iterations = 0;
+
+  const finish = (stopReason: StopReason, finalText: string, error?: string): RunResult => ({
+    stopReason,
+    finalText,
+    error,
+    usage,
+    iterations,
+  });
+
+  while (iterations < spec.maxIterations) {
+    if (signal.aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
+    iterations++;
+    const answer = new AnswerAssembler();
+    let announced = false;
+    try {
+      const stream = model.stream({
+        model: spec.model,
+        system: spec.systemPrompt,
+        messages: history,
+        tools: spec.tools.length > 0 ? spec.tools : undefined,
+        thinking: spec.thinking,
+        signal,
+      });
+      for await (const chunk of stream) {
+        answer.add(chunk);
+        if (chunk.type === "text" && chunk.text) yield { type: "text", text: chunk.text };
+        else if (chunk.type === "thinking" && chunk.text) yield { type: "thinking", text: chunk.text };
+        else if (chunk.type === "tool_call" && !announced) {
+          const names = answer.namedCalls();
+          if (names.length > 0) {
+            announced = true;
+            yield { type: "tool_names", names };
+          }
+        }
+      }
+    } catch (err) {
+      usage = addUsage(usage, answer.usage);
+      if (signal.aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
+      return yield* done(finish("error", "", errorText(err)));
+    }
+    usage = addUsage(usage, answer.usage);
+
+    const calls = answer.toolCalls();
+    if (answer.text === "" && calls.length === 0) {
+      return yield* done(finish("no_action", lastText));
+    }
+    const assistant: AssistantMessage = { role: "assistant", content: answer.text };
+    if (answer.reasoning) assistant.reasoning = answer.reasoning;
+    if (calls.length > 0) assistant.toolCalls = calls;
+    history.push(assistant);
+    lastText = answer.text;
+
+    if (calls.length === 0) {
+      await options.onStep?.([assistant]);
+      return yield* done(finish("text_response", answer.text));
+    }
+
+    yield { type: "tool_start", calls };
+    const results = yield* dispatchAll(calls, options, signal);
+    history.push(...results);
+    yield { type: "tools_complete" };
+    await options.onStep?.([assistant, ...results]);
+  }
+  return yield* done(finish("max_iterations", lastText));
+}
+
+async function* done(result: RunResult): AsyncGenerator<AgentEvent, RunResult> {
+  yield { type: "done", result };
+  return result;
+}
+
+/**
+ * Runs every call at once; yields each result as it completes, returns the
+ * tool messages in call order (daemon.md §8.4).
+ */
+async function* dispatchAll(
+  calls: ToolCall[],
+  options: RunOptions,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, ToolMessage[]> {
+  const finished: Array<{ index: number; outcome: ToolOutcome; durationMs: number }> = [];
+  let wake: (() => void) | undefined;
+  for (const [index, call] of calls.entries()) {
+    const started = performance.now();
+    void dispatchOne(call, options, signal).then((outcome) => {
+      finished.push({ index, outcome, durationMs: Math.round(performance.now() - started) });
+      wake?.();
+    });
+  }
+  const messages: ToolMessage[] = new Array(calls.length);
+  for (let seen = 0; seen < calls.length; ) {
+    const next = finished.shift();
+    if (!next) {
+      await new Promise<void>((resolve) => (wake = resolve));
+      continue;
+    }
+    seen++;
+    const call = calls[next.index];
+    messages[next.index] = { role: "tool", content: next.outcome.output, toolCallId: call.id, name: call.name };
+    yield {
+      type: "tool_result",
+      callId: call.id,
+      name: call.name,
+      output: next.outcome.output,
+      durationMs: next.durationMs,
+      isError: next.outcome.isError,
+    };
+  }
+  return messages;
+}
+
+async function dispatchOne(call: ToolCall, options: RunOptions, signal: AbortSignal): Promise<ToolOutcome> {
+  if (!options.dispatcher) {
+    return { output: `tool '${call.name}' called but no tool sender configured`, isError: true };
+  }
+  try {
+    return await options.dispatcher.dispatch(call, { ...options.context, signal });
+  } catch (err) {
+    return { output: `tool '${call.name}' failed: ${errorText(err)}`, isError: true };
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function abortText(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name !== "AbortError") return reason.message;
+  if (typeof reason === "string") return reason;
+  return "run aborted";
+}

@@ -1,0 +1,90 @@
+// Builds a runtime from the config on disk (daemon.md §17.1): providers
+// (expanded, detected when none is configured), agents, tools.
+import { detectProviders } from "../model/detect.ts";
+import { ModelRegistry } from "../model/registry.ts";
+import type { ProviderSettings } from "../model/settings.ts";
+import type { AgentSettings } from "../runtime/agent-settings.ts";
+import { buildAgents } from "../runtime/agents.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { ToolRegistry } from "../runtime/tools.ts";
+import type { LoadedConfig } from "./config/load.ts";
+import { expandConfig, type Env } from "./config/expand.ts";
+import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
+import type { HomePaths } from "./home.ts";
+import type { Logger } from "./log.ts";
+import { manifestAgents } from "./manifest.ts";
+
+export const NO_PROVIDER_HINT =
+  "no model configured: set [system.crab] model and a [provider.<name>] in config.toml, " +
+  "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434";
+
+export interface BuildOptions {
+  loaded: LoadedConfig;
+  paths: HomePaths;
+  env: Env;
+  log: Logger;
+  /** Where detection looks for Ollama (tests point it at a fake). */
+  ollamaUrl?: string;
+}
+
+export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
+  const { paths, log } = options;
+  const config = expandConfig(options.loaded.config, options.env);
+  let providers = Object.entries(config.provider).map(([name, p]) => toSettings(name, p));
+  let activeModel = config.system.crab.model || undefined;
+  if (providers.length === 0) {
+    const detected = await detectProviders(options.env, { ollamaUrl: options.ollamaUrl });
+    if (detected) {
+      providers = detected.providers;
+      activeModel ??= detected.activeModel;
+      log.info("no provider configured; detected one", { source: detected.source, model: activeModel ?? "" });
+    }
+  }
+  const manifest = manifestAgents(paths.localManifest);
+  const agents = buildAgents({
+    crab: toAgentSettings(config.system.crab),
+    identityFile: paths.crabMd,
+    manifestAgents: Object.fromEntries(Object.entries(manifest).map(([n, a]) => [n, toAgentSettings(a)])),
+    promptDirs: [paths.localAgents],
+    warn: (m) => log.warn(m),
+  });
+  return {
+    agents,
+    models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
+    tools: new ToolRegistry(),
+    activeModel,
+    noModelHint: NO_PROVIDER_HINT,
+    home: paths.home,
+    cwd: process.cwd(),
+  };
+}
+
+function toSettings(name: string, p: ProviderConfig): ProviderSettings {
+  return {
+    name,
+    kind: p.kind,
+    apiKey: p.api_key,
+    baseUrl: p.base_url,
+    models: p.models,
+    maxRetries: p.max_retries,
+    timeoutSecs: p.timeout,
+    apiVersion: p.api_version,
+    region: p.region,
+    accessKey: p.access_key,
+    secretKey: p.secret_key,
+  };
+}
+
+export function toAgentSettings(a: AgentConfig): AgentSettings {
+  return {
+    description: a.description,
+    model: a.model || undefined,
+    maxIterations: a.max_iterations,
+    thinking: a.thinking,
+    members: a.members,
+    skills: a.skills,
+    mcps: a.mcps,
+    compactThreshold: a.compact_threshold > 0 ? a.compact_threshold : undefined,
+    compactToolMaxLen: a.compact_tool_max_len,
+  };
+}

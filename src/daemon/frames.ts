@@ -1,0 +1,52 @@
+// Agent events → protocol frames (daemon.md §8.3).
+import type { AgentEvent } from "../agent/events.ts";
+import type { Usage } from "../model/types.ts";
+import type { Reply } from "../protocol/codec.ts";
+import type { TurnOutcome } from "../runtime/run.ts";
+
+export interface TokenUsageInit {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  cacheHitTokens?: number;
+  cacheMissTokens?: number;
+  reasoningTokens?: number;
+}
+
+export function tokenUsage(u: Usage | undefined): TokenUsageInit {
+  if (!u) return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  return { ...u };
+}
+
+export function outcomeError(o: TurnOutcome): string {
+  return o.stopReason === "error" || o.stopReason === "aborted" ? (o.error ?? "run failed") : "";
+}
+
+/** The StreamEvent frame for one agent event of `agent`'s run. */
+export function streamFrame(agent: string, e: AgentEvent): Reply {
+  const wrap = (event: Extract<Reply, { case: "stream" }>["value"]["event"]): Reply => ({ case: "stream", value: { event } });
+  switch (e.type) {
+    case "text":
+      return wrap({ case: "chunk", value: { content: e.text } });
+    case "thinking":
+      return wrap({ case: "thinking", value: { content: e.text } });
+    case "tool_names":
+      return wrap({ case: "toolStart", value: { calls: e.names.map((name) => ({ name, arguments: "" })) } });
+    case "tool_start":
+      return wrap({ case: "toolStart", value: { calls: e.calls.map((c) => ({ name: c.name, arguments: c.arguments })) } });
+    case "tool_result":
+      return wrap({
+        case: "toolResult",
+        value: { callId: e.callId, output: e.output, durationMs: BigInt(e.durationMs), isError: e.isError },
+      });
+    case "tools_complete":
+      return wrap({ case: "toolsComplete", value: {} });
+    case "done": {
+      const o = e.result as TurnOutcome;
+      return wrap({
+        case: "end",
+        value: { agent, error: outcomeError(o), provider: o.provider ?? "", model: o.model ?? "", usage: tokenUsage(o.usage) },
+      });
+    }
+  }
+}

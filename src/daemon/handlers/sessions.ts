@@ -1,0 +1,139 @@
+// Execution, sessions and conversations (protocol.md §5.1, §5.2).
+import { rmSync } from "node:fs";
+import { badRequest, internal, notFound, ProtocolError } from "../../protocol/errors.ts";
+import type { Reply } from "../../protocol/codec.ts";
+import type { Handlers, RequestContext } from "../../protocol/server.ts";
+import { AgentNotRegisteredError, SessionNotFoundError, type ResolveRequest, type Session } from "../../runtime/sessions.ts";
+import { conversationHistory, listConversations } from "../../session/conversations.ts";
+import { SessionFileError } from "../../session/file.ts";
+import { resolveSessionPath, SessionPathError } from "../../session/paths.ts";
+import { outcomeError, streamFrame, tokenUsage } from "../frames.ts";
+import type { DaemonState } from "../state.ts";
+import { startTurn } from "../turn.ts";
+
+interface RunRequest {
+  agent: string;
+  content: string;
+  session?: bigint;
+  sender?: string;
+  cwd?: string;
+  newChat: boolean;
+  resumeFile?: string;
+}
+
+export function sessionHandlers(state: DaemonState): Handlers {
+  const begin = async (req: RunRequest, ctx: RequestContext) => {
+    const session = await resolveSession(state, req);
+    const task = startTurn(
+      state.runtime,
+      session,
+      { content: req.content, sender: req.sender || undefined, signal: ctx.signal, warn: (m) => state.log.warn(m) },
+      (e) => state.onAgentEvent(session, e),
+    );
+    return { session, task };
+  };
+
+  return {
+    send: async (req, ctx) => {
+      const { session, task } = await begin(req, ctx);
+      const outcome = await task.outcome;
+      const error = outcomeError(outcome);
+      if (error) throw internal(error);
+      return {
+        case: "response",
+        value: {
+          agent: req.agent,
+          content: outcome.finalText,
+          session: session.id,
+          provider: outcome.provider,
+          model: outcome.model,
+          usage: tokenUsage(outcome.usage),
+        },
+      };
+    },
+
+    stream: (req, ctx) =>
+      (async function* (): AsyncGenerator<Reply> {
+        const { session, task } = await begin(req, ctx);
+        yield { case: "stream", value: { event: { case: "start", value: { agent: req.agent, session: session.id } } } };
+        for await (const e of task.events) yield streamFrame(req.agent, e);
+      })(),
+
+    sessions: () => ({
+      case: "sessions",
+      value: {
+        sessions: state.sessions.list().map((s) => ({
+          id: s.id,
+          agent: s.agent,
+          createdBy: s.createdBy,
+          messageCount: BigInt(s.history.length),
+          aliveSecs: BigInt(s.meta.uptime_secs),
+          active: s.running,
+          title: s.meta.title,
+        })),
+      },
+    }),
+
+    kill: ({ session }) => {
+      if (!state.sessions.kill(session)) throw notFound(`session ${session} not found`);
+      return { case: "pong", value: {} };
+    },
+
+    listConversations: async ({ agent, sender }) => ({
+      case: "conversationList",
+      value: { conversations: (await listConversations(state.paths.sessions, agent, sender)).map((c) => ({ ...c, seq: c.seq, messageCount: BigInt(c.messageCount), aliveSecs: BigInt(c.aliveSecs) })) },
+    }),
+
+    getConversationHistory: async ({ filePath }) => {
+      const path = confined(state, filePath);
+      try {
+        return { case: "conversationHistory", value: await conversationHistory(path) };
+      } catch (err) {
+        throw fileError(err);
+      }
+    },
+
+    deleteConversation: ({ filePath }) => {
+      const path = confined(state, filePath);
+      state.sessions.closeFile(path);
+      try {
+        rmSync(path);
+      } catch (err) {
+        throw internal(`cannot delete ${path}: ${(err as Error).message}`);
+      }
+      return { case: "pong", value: {} };
+    },
+  };
+}
+
+async function resolveSession(state: DaemonState, req: RunRequest): Promise<Session> {
+  const resolve: ResolveRequest = {
+    agent: req.agent,
+    sender: req.sender || undefined,
+    session: req.session,
+    newChat: req.newChat,
+    resumeFile: req.resumeFile,
+    cwd: req.cwd || undefined,
+  };
+  try {
+    return await state.sessions.resolve(resolve, (name) => state.runtime.agents.has(name));
+  } catch (err) {
+    if (err instanceof SessionNotFoundError || err instanceof AgentNotRegisteredError) throw notFound(err.message);
+    throw fileError(err);
+  }
+}
+
+function confined(state: DaemonState, filePath: string): string {
+  try {
+    return resolveSessionPath(state.paths.sessions, filePath);
+  } catch (err) {
+    throw fileError(err);
+  }
+}
+
+/** Session-file failures as protocol errors: outside → 400, missing → 404, unreadable → 500. */
+function fileError(err: unknown): ProtocolError | unknown {
+  if (err instanceof SessionPathError) return err.reason === "missing" ? notFound(err.message) : badRequest(err.message);
+  if (err instanceof SessionFileError) return err.reason === "missing" ? notFound(err.message) : internal(err.message);
+  return err;
+}

@@ -1,0 +1,35 @@
+// The local manifest `local/CrabTalk.toml` (daemon.md §3.8): read its agents,
+// and edit its [agents.<name>] tables atomically for Create/Update/DeleteAgent.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { stringify } from "smol-toml";
+import { ConfigError } from "./config/error.ts";
+import { parseTomlText } from "./config/load.ts";
+import { agentTableSchema, type AgentConfig } from "./config/schema.ts";
+import { writeFileAtomic } from "./config/write.ts";
+
+export function readManifest(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  return parseTomlText(readFileSync(path, "utf8"), "local/CrabTalk.toml");
+}
+
+export function manifestAgents(path: string): Record<string, AgentConfig> {
+  const doc = readManifest(path);
+  const parsed = agentTableSchema.safeParse(doc.agents ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`local/CrabTalk.toml: agents.${issue.path.join(".")}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Applies `edit` to the raw [agents] table and writes the manifest atomically. */
+export function editManifestAgents(path: string, edit: (agents: Record<string, unknown>) => void): void {
+  const doc = readManifest(path);
+  const agents = { ...((doc.agents as Record<string, unknown> | undefined) ?? {}) };
+  edit(agents);
+  doc.agents = agents;
+  if (Object.keys(agents).length === 0) delete doc.agents;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, stringify(doc) + "\n");
+}

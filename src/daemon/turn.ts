@@ -1,0 +1,60 @@
+// Runs a turn as its own task: the run goes to completion (and to disk) even
+// when the client that asked for it stops listening; the client reads the
+// events from a queue.
+import type { AgentEvent } from "../agent/events.ts";
+import { runTurn, type TurnInput, type TurnOutcome } from "../runtime/run.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import type { Session } from "../runtime/sessions.ts";
+
+export interface TurnTask {
+  /** Events in order; ends after the `done` event. */
+  events: AsyncGenerator<AgentEvent>;
+  outcome: Promise<TurnOutcome>;
+}
+
+/** Takes the session's lock, runs the turn, releases the lock. */
+export function startTurn(runtime: Runtime, session: Session, input: TurnInput, observe?: (e: AgentEvent) => void): TurnTask {
+  const queue: AgentEvent[] = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  const push = (e: AgentEvent) => {
+    observe?.(e);
+    queue.push(e);
+    wake?.();
+  };
+  const outcome = (async () => {
+    const release = await session.lock.lock();
+    try {
+      const turn = runTurn(runtime, session, input);
+      for (;;) {
+        const next = await turn.next();
+        if (next.done) return next.value;
+        push(next.value);
+      }
+    } finally {
+      release();
+      finished = true;
+      wake?.();
+    }
+  })();
+  // The task's failure is reported through `outcome`; the event reader just stops.
+  outcome.catch(() => {});
+
+  async function* events(): AsyncGenerator<AgentEvent> {
+    for (;;) {
+      const e = queue.shift();
+      if (e) {
+        yield e;
+        if (e.type === "done") return;
+        continue;
+      }
+      if (finished) {
+        await outcome; // surfaces an unexpected failure to the reader
+        return;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  }
+  return { events: events(), outcome };
+}

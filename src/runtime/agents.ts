@@ -1,0 +1,68 @@
+// Registering agents (daemon.md §5): `crab` from [system.crab] and its
+// identity file; the others from prompt files, configured by manifest entries.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { DEFAULT_AGENT, DEFAULT_AGENT_SETTINGS, type AgentDefinition, type AgentSettings } from "./agent-settings.ts";
+import { CRAB_PERSONA } from "./persona.ts";
+import { composeSystemPrompt } from "./prompt.ts";
+
+export interface AgentSources {
+  crab: AgentSettings;
+  /** `<home>/Crab.md`: the identity of crab when present and non-empty. */
+  identityFile: string;
+  /** Manifest entries, first source wins (local manifest first). */
+  manifestAgents: Record<string, AgentSettings>;
+  /** Directories of `<name>.md` prompt files, first wins. */
+  promptDirs: string[];
+  warn(message: string): void;
+}
+
+export function buildAgents(sources: AgentSources): Map<string, AgentDefinition> {
+  const agents = new Map<string, AgentDefinition>();
+  const identity = readIfPresent(sources.identityFile).trim() ? readIfPresent(sources.identityFile) : CRAB_PERSONA;
+  agents.set(DEFAULT_AGENT, define(DEFAULT_AGENT, sources.crab, identity));
+
+  const prompts = new Map<string, string>();
+  for (const dir of sources.promptDirs) {
+    for (const file of listPromptFiles(dir)) {
+      const name = basename(file, ".md");
+      if (name === DEFAULT_AGENT) {
+        sources.warn(`ignoring prompt file ${file}: 'crab' is configured by [system.crab] and Crab.md`);
+        continue;
+      }
+      if (!prompts.has(name)) prompts.set(name, file);
+    }
+  }
+  for (const [name, settings] of Object.entries(sources.manifestAgents)) {
+    if (name === DEFAULT_AGENT) {
+      sources.warn("ignoring [agents.crab]: configure the default agent in [system.crab]");
+      continue;
+    }
+    if (!prompts.has(name)) sources.warn(`agent '${name}' has a manifest entry but no prompt file ${name}.md; skipped`);
+  }
+  for (const [name, file] of [...prompts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const settings = sources.manifestAgents[name] ?? { ...DEFAULT_AGENT_SETTINGS, thinking: sources.crab.thinking };
+    agents.set(name, define(name, settings, readIfPresent(file)));
+  }
+  return agents;
+}
+
+function define(name: string, settings: AgentSettings, basePrompt: string): AgentDefinition {
+  return { ...settings, name, systemPrompt: composeSystemPrompt(basePrompt) };
+}
+
+function listPromptFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".md"))
+    .map((e) => join(dir, e.name))
+    .sort();
+}
+
+function readIfPresent(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,28 @@
+// One build of the runtime (daemon.md §17.1): agents, model routing and tools.
+// Rebuilt on every reload; sessions live outside it, in the host.
+import type { Model } from "../model/types.ts";
+import type { AgentDefinition } from "./agent-settings.ts";
+import type { ToolRegistry } from "./tools.ts";
+
+/** Routes a model name to the provider that serves it. */
+export interface ModelRouter {
+  resolve(model: string): { provider: string; model: Model };
+}
+
+export interface Runtime {
+  readonly agents: ReadonlyMap<string, AgentDefinition>;
+  readonly models: ModelRouter;
+  readonly tools: ToolRegistry;
+  /** `[system.crab] model` (or a detected default); undefined when none is configured. */
+  readonly activeModel?: string;
+  /** Message used when no model can be chosen at all. */
+  readonly noModelHint: string;
+  readonly home: string;
+  /** Default working directory for tools. */
+  readonly cwd: string;
+}
+
+/** The model an agent runs on: its own, else the active one. */
+export function modelNameFor(runtime: Runtime, agent: AgentDefinition): string | undefined {
+  return agent.model ?? runtime.activeModel;
+}

@@ -1,0 +1,67 @@
+// The tool registry: name, description, zod input schema (sent to the model
+// as JSON Schema) and handler. Dispatch validates the model's arguments and
+// never throws: every failure becomes an error result (daemon.md §10.1).
+import { z } from "zod";
+import type { ToolCall, ToolSchema } from "../model/types.ts";
+import type { ToolOutcome } from "../agent/events.ts";
+import type { ToolContext, ToolDispatcher } from "../agent/loop.ts";
+
+export interface Tool<I = unknown> {
+  name: string;
+  description: string;
+  input: z.ZodType<I>;
+  handler(input: I, ctx: ToolContext): Promise<ToolOutcome | string>;
+}
+
+export class ToolRegistry implements ToolDispatcher {
+  private tools = new Map<string, Tool<never>>();
+
+  /** Registers or replaces a tool of that name. */
+  register<I>(tool: Tool<I>): void {
+    this.tools.set(tool.name, tool as unknown as Tool<never>);
+  }
+
+  remove(name: string): boolean {
+    return this.tools.delete(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** Schemas for the model; `only` (when non-empty) restricts to those names that exist. */
+  schemas(only: string[] = []): ToolSchema[] {
+    const picked = only.length > 0 ? only.filter((n) => this.tools.has(n)) : [...this.tools.keys()];
+    return picked.map((name) => {
+      const tool = this.tools.get(name)!;
+      const { $schema: _drop, ...parameters } = z.toJSONSchema(tool.input) as Record<string, unknown>;
+      return { name, description: tool.description, parameters };
+    });
+  }
+
+  async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
+    const tool = this.tools.get(call.name);
+    if (!tool) return { output: `tool not available: ${call.name}`, isError: true };
+    let raw: unknown;
+    try {
+      raw = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+    } catch (err) {
+      return { output: `invalid arguments: not JSON (${(err as Error).message})`, isError: true };
+    }
+    const parsed = tool.input.safeParse(raw);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      return { output: `invalid arguments: ${detail}`, isError: true };
+    }
+    try {
+      const result = await tool.handler(parsed.data as never, ctx);
+      return typeof result === "string" ? { output: result, isError: false } : result;
+    } catch (err) {
+      return { output: `tool '${call.name}' failed: ${(err as Error).message}`, isError: true };
+    }
+  }
+}

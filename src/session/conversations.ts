@@ -1,0 +1,134 @@
+// `ListConversations` and `GetConversationHistory` over the files in
+// `sessions/` (daemon.md §6.8).
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { countMessageLinesOf, loadSessionFile } from "./file.ts";
+import { parseMetaLine } from "./jsonl.ts";
+import { parseSessionFileName, SESSION_EXT } from "./names.ts";
+import { senderSlug } from "./slug.ts";
+
+export interface ConversationSummary {
+  agent: string;
+  /** Sender slug from the file name. */
+  sender: string;
+  seq: number;
+  /** Title slug from the file name (`""` if none). */
+  title: string;
+  /** Absolute path. */
+  filePath: string;
+  /** Message lines in the file, archived ones included. */
+  messageCount: number;
+  /** Meta `uptime_secs` (0 if unreadable). */
+  aliveSecs: number;
+  /** `Today`, `Yesterday` or `YYYY-MM-DD` of the mtime, local time. */
+  date: string;
+}
+
+export interface ConversationMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+export interface ConversationHistory {
+  title: string;
+  agent: string;
+  messages: ConversationMessage[];
+}
+
+/** Files read at once while listing: bounds memory with many large sessions. */
+const SCAN_CONCURRENCY = 16;
+
+/**
+ * Session files in `sessionsDir`, newest modification first. Both filters
+ * set: names starting `{agent}_{sender_slug}_`; only `agent`: files whose
+ * parsed agent is it; otherwise all (a sender-only filter is ignored).
+ */
+export async function listConversations(
+  sessionsDir: string,
+  agent: string,
+  sender: string,
+  now: Date = new Date(),
+): Promise<ConversationSummary[]> {
+  const dir = resolve(sessionsDir);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const prefix = agent && sender ? `${agent}_${senderSlug(sender)}_` : undefined;
+  const found: Array<{ summary: ConversationSummary; mtimeMs: number }> = [];
+  await forEachLimited(names, SCAN_CONCURRENCY, async (name) => {
+    if (!name.endsWith(SESSION_EXT)) return;
+    if (prefix !== undefined && !name.startsWith(prefix)) return;
+    const parsed = parseSessionFileName(name);
+    if (parsed === undefined || (agent && prefix === undefined && parsed.agent !== agent)) return;
+    const filePath = join(dir, name);
+    const scanned = await scanFile(filePath);
+    if (scanned === undefined) return;
+    found.push({
+      mtimeMs: scanned.mtimeMs,
+      summary: {
+        ...parsed,
+        filePath,
+        messageCount: scanned.messageCount,
+        aliveSecs: scanned.aliveSecs,
+        date: dateLabel(new Date(scanned.mtimeMs), now),
+      },
+    });
+  });
+  found.sort((a, b) => b.mtimeMs - a.mtimeMs || a.summary.filePath.localeCompare(b.summary.filePath));
+  return found.map((f) => f.summary);
+}
+
+interface ScannedFile {
+  mtimeMs: number;
+  messageCount: number;
+  aliveSecs: number;
+}
+
+/** Modification time, message lines and meta uptime; undefined if the file vanished or is not a file. */
+async function scanFile(path: string): Promise<ScannedFile | undefined> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return undefined;
+    const text = await readFile(path, "utf8");
+    const end = text.indexOf("\n");
+    const meta = parseMetaLine(end === -1 ? text : text.slice(0, end));
+    return { mtimeMs: info.mtimeMs, messageCount: countMessageLinesOf(text), aliveSecs: meta?.uptime_secs ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** `Today`, `Yesterday` or local `YYYY-MM-DD` of `time` relative to `now`. */
+export function dateLabel(time: Date, now: Date = new Date()): string {
+  const day = localDay(time);
+  if (day === localDay(now)) return "Today";
+  if (day === localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1))) return "Yesterday";
+  return day;
+}
+
+function localDay(time: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}`;
+}
+
+/** The working context of a file (§6.6), user and assistant messages only, with meta title and agent. */
+export async function conversationHistory(path: string): Promise<ConversationHistory> {
+  const { meta, messages } = await loadSessionFile(path);
+  const kept: ConversationMessage[] = [];
+  for (const m of messages) {
+    if (m.role === "user" || m.role === "assistant") kept.push({ role: m.role, content: m.content });
+  }
+  return { title: meta.title, agent: meta.agent, messages: kept };
+}

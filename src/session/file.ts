@@ -1,0 +1,174 @@
+// Reading and writing one session file (daemon.md §6.3–§6.7). Appends are
+// plain line appends; the only other writes (create, meta rewrite) go through
+// a temp file + rename, so a crash leaves at worst a torn last line.
+import { constants } from "node:fs";
+import { access, open, readFile, rename } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Message } from "../model/types.ts";
+import { syncDir, writeFileAtomic } from "./atomic.ts";
+import { withFileLock } from "./file-lock.ts";
+import {
+  compactMarkerToLine,
+  isPersisted,
+  messageToLine,
+  metaToLine,
+  parseEntryLine,
+  parseMetaLine,
+  type SessionMeta,
+  type StoredMessage,
+} from "./jsonl.ts";
+import { withTitleSlug } from "./names.ts";
+import { titleSlug } from "./slug.ts";
+
+export type SessionFileErrorReason = "missing" | "invalid" | "unreadable";
+
+/** A session file that cannot be loaded; the message names the file. */
+export class SessionFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: SessionFileErrorReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SessionFileError";
+  }
+}
+
+export interface LoadedSession {
+  meta: SessionMeta;
+  /** Working history: from the last compact marker on (its summary as a user message). */
+  messages: StoredMessage[];
+}
+
+const NEWLINE = 0x0a;
+
+/** Create (or truncate) the file holding only the meta line. */
+export function createSessionFile(path: string, meta: SessionMeta): Promise<void> {
+  return withFileLock(path, () => writeFileAtomic(path, Buffer.from(`${metaToLine(meta)}\n`)));
+}
+
+/**
+ * Append the persisted messages (injected and system ones are skipped) in one
+ * write, so the lines of one call land together. The file must exist: an
+ * append never creates a file without its meta line.
+ */
+export async function appendMessages(path: string, messages: readonly Message[]): Promise<void> {
+  const lines = messages.filter(isPersisted).map(messageToLine);
+  if (lines.length > 0) await appendLines(path, lines);
+}
+
+/** Append a compact marker, then `after` (the messages that follow it), in one write. */
+export async function appendCompactMarker(path: string, summary: string, after: readonly Message[] = []): Promise<void> {
+  await appendLines(path, [compactMarkerToLine(summary), ...after.filter(isPersisted).map(messageToLine)]);
+}
+
+function appendLines(path: string, lines: string[]): Promise<void> {
+  const data = Buffer.from(`${lines.join("\n")}\n`);
+  return withFileLock(path, async () => {
+    // No O_CREAT: appending to a file renamed or deleted meanwhile must fail.
+    const handle = await open(path, constants.O_RDWR | constants.O_APPEND);
+    try {
+      // A torn last line (crash mid-append) must not swallow the first new line.
+      const { size } = await handle.stat();
+      let buffer = data;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== NEWLINE) buffer = Buffer.concat([Buffer.from("\n"), data]);
+      }
+      let offset = 0;
+      while (offset < buffer.length) {
+        const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
+        offset += bytesWritten;
+      }
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** Load the file per §6.6. Throws SessionFileError when it is missing, empty or its meta line is invalid. */
+export function loadSessionFile(path: string): Promise<LoadedSession> {
+  return withFileLock(path, async () => parseSessionText(path, await readSessionText(path)));
+}
+
+async function readSessionText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new SessionFileError(path, "missing", `session file ${path} does not exist`);
+    throw new SessionFileError(path, "unreadable", `cannot read session file ${path}: ${(err as Error).message}`);
+  }
+}
+
+function parseSessionText(path: string, text: string): LoadedSession {
+  const lines = text.split("\n");
+  if (text.trim() === "") throw new SessionFileError(path, "invalid", `session file ${path} is empty`);
+  const meta = parseMetaLine(lines[0]);
+  if (meta === undefined) {
+    throw new SessionFileError(path, "invalid", `session file ${path} has no valid meta line`);
+  }
+  let messages: StoredMessage[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const entry = parseEntryLine(lines[i]);
+    if (entry === undefined) continue;
+    if (entry.kind === "compact") messages = [{ role: "user", content: entry.summary }];
+    else messages.push(entry.message);
+  }
+  return { meta, messages };
+}
+
+/** Replace the meta line (temp file + rename); the caller passes `created_at` to keep. */
+export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
+  return withFileLock(path, async () => {
+    const data = await readFile(path);
+    const end = data.indexOf(NEWLINE);
+    const rest = end === -1 ? Buffer.alloc(0) : data.subarray(end + 1);
+    await writeFileAtomic(path, Buffer.concat([Buffer.from(`${metaToLine(meta)}\n`), rest]));
+  });
+}
+
+/**
+ * Rename the file to carry the title slug (§6.3) and return its new path.
+ * Unchanged when the slug is empty, the name already carries it, or another
+ * file already has the target name (never overwrite a conversation).
+ */
+export function renameForTitle(path: string, title: string): Promise<string> {
+  const target = titledPath(path, title);
+  if (target === path) return Promise.resolve(path);
+  return withFileLock(path, async () => {
+    if (await exists(target)) return path;
+    await rename(path, target);
+    await syncDir(dirname(path));
+    return target;
+  });
+}
+
+function titledPath(path: string, title: string): string {
+  const slug = titleSlug(title);
+  return slug === "" ? path : join(dirname(path), withTitleSlug(basename(path), slug));
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Message lines per §6.8: non-blank lines after the meta line not containing `"compact"`. */
+export async function countMessageLines(path: string): Promise<number> {
+  return countMessageLinesOf(await readFile(path, "utf8"));
+}
+
+export function countMessageLinesOf(text: string): number {
+  let count = 0;
+  const lines = text.split("\n");
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i].trim() !== "" && !lines[i].includes('"compact"')) count++;
+  }
+  return count;
+}

@@ -1,0 +1,38 @@
+// The background title request (daemon.md §6.9): prompt and answer cleanup.
+import type { Message, UserMessage } from "../model/types.ts";
+
+/** Excerpts given to the model are cut to this many characters (code points). */
+export const TITLE_EXCERPT_CHARS = 200;
+
+/** The first non-injected user message and the first assistant message, or undefined if either is missing. */
+export function titleSource(history: readonly Message[]): { user: string; assistant: string } | undefined {
+  const user = history.find((m): m is UserMessage => m.role === "user" && m.injected !== true);
+  const assistant = history.find((m) => m.role === "assistant");
+  if (user === undefined || assistant === undefined) return undefined;
+  return { user: user.content, assistant: assistant.content };
+}
+
+/** The messages of the title request: one user message asking for a 3–6 word title only. */
+export function titleRequestMessages(firstUser: string, firstAssistant: string): Message[] {
+  const content = [
+    "Write a title of 3 to 6 words for the conversation that begins with the two messages below.",
+    "Reply with the title only: no quotes, no punctuation at the end, no explanation.",
+    "",
+    "User:",
+    cut(firstUser),
+    "",
+    "Assistant:",
+    cut(firstAssistant),
+  ].join("\n");
+  return [{ role: "user", content }];
+}
+
+function cut(text: string): string {
+  const chars = Array.from(text);
+  return chars.length <= TITLE_EXCERPT_CHARS ? text : chars.slice(0, TITLE_EXCERPT_CHARS).join("");
+}
+
+/** The model's answer trimmed and stripped of surrounding double quotes. */
+export function cleanTitle(answer: string): string {
+  return answer.trim().replace(/^"+|"+$/g, "").trim();
+}

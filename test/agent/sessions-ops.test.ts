@@ -1,0 +1,176 @@
+// Sessions and conversations over the protocol (protocol.md §5.1–§5.2,
+// daemon.md §6): resolution errors, Sessions/Kill, conversations, path
+// confinement, resume_file, serialisation within a session.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { DaemonError, type Client } from "../../src/protocol/client.ts";
+import { cleanup, tempHome } from "../support/daemon.ts";
+import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
+
+let env: LlmDaemon;
+let client: Client;
+const sessionsDir = () => join(env.daemon.home, "sessions");
+
+beforeAll(async () => {
+  env = await startLlmDaemon("openai");
+  client = await env.daemon.client();
+});
+afterAll(async () => {
+  await client.close();
+  await env.stop();
+  cleanup(env.daemon.home);
+});
+
+/** Waits until the background title job of `session` has renamed its file. */
+async function titled(session: bigint): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((await client.sessions()).find((s) => s.id === session)?.title) return;
+    await Bun.sleep(10);
+  }
+  throw new Error(`session ${session} got no title`);
+}
+
+async function daemonError(p: Promise<unknown>): Promise<DaemonError> {
+  const err = await p.then(
+    () => new Error("expected a failure"),
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(DaemonError);
+  return err as DaemonError;
+}
+
+test("an unknown agent is 404 for Send and for Stream (one ErrorMsg, no start)", async () => {
+  const e = await daemonError(client.send({ agent: "nobody", content: "hi" }));
+  expect(e.code).toBe(404);
+  expect(e.message).toBe("agent 'nobody' not registered");
+  const frames: string[] = [];
+  const s = await daemonError(
+    (async () => {
+      for await (const ev of client.stream({ agent: "nobody", content: "hi" })) frames.push(ev.event.case ?? "");
+    })(),
+  );
+  expect(s.code).toBe(404);
+  expect(frames).toEqual([]);
+});
+
+test("an explicit session that is not open is 404 for Send and Stream", async () => {
+  const e = await daemonError(client.send({ agent: "crab", content: "hi", session: 9999n }));
+  expect(e).toMatchObject({ code: 404, message: "session 9999 not found" });
+  const s = await daemonError((async () => { for await (const _ of client.stream({ agent: "crab", content: "x", session: 9999n })); })());
+  expect(s.code).toBe(404);
+});
+
+test("Sessions lists open sessions; Kill forgets one and a second Kill is 404", async () => {
+  const r = await client.send({ agent: "crab", content: "hello", sender: "lister" });
+  const listed = (await client.sessions()).find((s) => s.id === r.session)!;
+  expect(listed).toMatchObject({ agent: "crab", createdBy: "lister", active: false, title: "" });
+  expect(listed.messageCount).toBeGreaterThanOrEqual(2n);
+  await client.kill(r.session);
+  expect((await client.sessions()).some((s) => s.id === r.session)).toBe(false);
+  expect((await daemonError(client.kill(r.session))).code).toBe(404);
+  // A later resume loads the newest file again, into a new id, with its history.
+  const again = await client.send({ agent: "crab", content: "back", sender: "lister" });
+  expect(again.session).not.toBe(r.session);
+  expect(JSON.stringify(env.fake.requests.at(-1)!.body.messages)).toContain("hello");
+});
+
+test("ListConversations, GetConversationHistory and DeleteConversation work on files", async () => {
+  env.fake.script({ text: "first answer" });
+  await titled((await client.send({ agent: "crab", content: "convo question", sender: "Conv:Er" })).session);
+  const all = await client.listConversations();
+  const mine = await client.listConversations("crab", "Conv:Er");
+  expect(mine).toHaveLength(1);
+  expect(all.length).toBeGreaterThan(mine.length);
+  const c = mine[0];
+  expect(c).toMatchObject({ agent: "crab", sender: "conv-er", seq: 1, title: "test-chat", date: "Today" });
+  expect(c.filePath).toEndWith("/crab_conv-er_1_test-chat.jsonl");
+  expect(c.messageCount).toBe(2n);
+  const history = await client.getConversationHistory(c.filePath);
+  expect(history.agent).toBe("crab");
+  expect(history.title).toBe("Test Chat");
+  expect(history.messages.map((m) => [m.role, m.content])).toEqual([
+    ["user", "convo question"],
+    ["assistant", "first answer"],
+  ]);
+  await client.deleteConversation(c.filePath);
+  expect(existsSync(c.filePath)).toBe(false);
+  expect((await daemonError(client.deleteConversation(c.filePath))).code).toBe(404);
+  expect((await daemonError(client.getConversationHistory(c.filePath))).code).toBe(404);
+});
+
+test("client-supplied file paths must stay inside sessions/: .., absolute paths and symlinks are 400", async () => {
+  const outside = tempHome("crabtalk-outside-");
+  const victim = join(outside, "victim.jsonl");
+  writeFileSync(victim, '{"agent":"crab","created_by":"x","created_at":"2026-01-01T00:00:00Z","title":"","uptime_secs":0}\n');
+  symlinkSync(victim, join(sessionsDir(), "crab_link_1.jsonl"));
+  mkdirSync(join(outside, "dir"));
+  for (const path of [
+    "../config.toml",
+    join(sessionsDir(), "..", "config.toml"),
+    victim,
+    "/etc/passwd",
+    join(sessionsDir(), "crab_link_1.jsonl"),
+    "crab_link_1.jsonl",
+    "",
+  ]) {
+    for (const op of [
+      () => client.getConversationHistory(path),
+      () => client.deleteConversation(path),
+      () => client.send({ agent: "crab", content: "x", resumeFile: path }),
+    ]) {
+      const e = await daemonError(op());
+      expect(e.code).toBe(400);
+    }
+  }
+  expect(existsSync(victim)).toBe(true);
+  expect(existsSync(join(env.daemon.home, "config.toml"))).toBe(true);
+  cleanup(outside);
+});
+
+test("resume_file loads a conversation into a session bound to that file", async () => {
+  await titled((await client.send({ agent: "crab", content: "resumable", sender: "res", newChat: true })).session);
+  const file = (await client.listConversations("crab", "res"))[0].filePath;
+  const r = await client.send({ agent: "crab", content: "continuing", resumeFile: file });
+  const again = await client.send({ agent: "crab", content: "still", resumeFile: "crab_res_1_test-chat.jsonl" });
+  expect(again.session).toBe(r.session); // already open: reused, not loaded twice
+  expect((await client.getConversationHistory(file)).messages.map((m) => m.content)).toContain("continuing");
+  expect((await daemonError(client.send({ agent: "crab", content: "x", resumeFile: "crab_nobody_9.jsonl" }))).code).toBe(404);
+});
+
+test("cwd of a request becomes the session's working directory", async () => {
+  const dir = tempHome("crabtalk-cwd-");
+  await client.send({ agent: "crab", content: "where?", sender: "cwd-user", cwd: dir });
+  expect(JSON.stringify(env.fake.requests.at(-1)!.body.messages)).toContain(`working_directory: ${dir}`);
+  cleanup(dir);
+});
+
+test("sends to one session are serialised; different sessions run in parallel", async () => {
+  const a = await client.send({ agent: "crab", content: "a0", sender: "par-a" });
+  const b = await client.send({ agent: "crab", content: "b0", sender: "par-b" });
+  const streamed = () => env.fake.requests.filter((r) => r.body?.stream === true).length;
+  const base = streamed();
+  env.fake.script({ text: "slow 1", delayMs: 800 }, { text: "slow 2", delayMs: 800 }, { text: "slow 3", delayMs: 800 });
+  const c1 = await env.daemon.client();
+  const c2 = await env.daemon.client();
+  const c3 = await env.daemon.client();
+  const same1 = c1.send({ agent: "crab", content: "a1", session: a.session });
+  const same2 = c2.send({ agent: "crab", content: "a2", session: a.session });
+  const other = c3.send({ agent: "crab", content: "b1", session: b.session });
+  await Bun.sleep(400);
+  // Two requests in flight (one per session), not three: a's second send waits its turn.
+  expect(streamed() - base).toBe(2);
+  const active = (await client.sessions()).filter((s) => s.active).map((s) => s.id);
+  expect(active.sort()).toEqual([a.session, b.session].sort());
+  await Promise.all([same1, same2, other]);
+  const lines = (await client.getConversationHistory((await client.listConversations("crab", "par-a"))[0].filePath)).messages;
+  expect(lines.map((m) => m.content).slice(-4)).toEqual(["a1", lines.at(-3)!.content, "a2", lines.at(-1)!.content]);
+  expect(lines.at(-4)!.role).toBe("user");
+  expect(lines.at(-3)!.role).toBe("assistant");
+  for (const c of [c1, c2, c3]) await c.close();
+});
+
+test("GetStats counts open sessions", async () => {
+  expect((await client.getStats()).activeSessions).toBe((await client.sessions()).length);
+  expect(readdirSync(sessionsDir()).length).toBeGreaterThan(0);
+});

@@ -1,0 +1,48 @@
+import { describe, expect, test } from "bun:test";
+import type { Message } from "../../src/model/types.ts";
+import { cleanTitle, TITLE_EXCERPT_CHARS, titleRequestMessages, titleSource } from "../../src/session/title.ts";
+
+describe("title request (§6.9)", () => {
+  test("one user message with both excerpts, asking for a 3–6 word title only", () => {
+    const messages = titleRequestMessages("How do I deploy?", "Use the CLI.");
+    expect(messages).toHaveLength(1);
+    expect(messages[0].role).toBe("user");
+    expect(messages[0].content).toContain("How do I deploy?");
+    expect(messages[0].content).toContain("Use the CLI.");
+    expect(messages[0].content).toContain("3 to 6 words");
+    expect(messages[0].content).toContain("title only");
+  });
+
+  test("each excerpt is cut to 200 characters (code points, not bytes or UTF-16 units)", () => {
+    const long = "é".repeat(150) + "😀".repeat(100) + "TAIL";
+    const [m] = titleRequestMessages(long, "b".repeat(500));
+    const expectedUser = "é".repeat(150) + "😀".repeat(50);
+    expect(Array.from(expectedUser)).toHaveLength(TITLE_EXCERPT_CHARS);
+    expect(m.content).toContain(`${expectedUser}\n`);
+    expect(m.content).not.toContain("😀".repeat(51));
+    expect(m.content).not.toContain("TAIL");
+    expect(m.content).toContain("b".repeat(200));
+    expect(m.content).not.toContain("b".repeat(201));
+  });
+
+  test("titleSource takes the first non-injected user message and the first assistant message", () => {
+    const history: Message[] = [
+      { role: "user", content: "<memory>", injected: true },
+      { role: "user", content: "question" },
+      { role: "assistant", content: "answer" },
+      { role: "user", content: "later" },
+    ];
+    expect(titleSource(history)).toEqual({ user: "question", assistant: "answer" });
+    expect(titleSource([{ role: "user", content: "q" }])).toBeUndefined();
+  });
+});
+
+describe("cleanTitle", () => {
+  test("trims and strips surrounding double quotes", () => {
+    expect(cleanTitle('  "Deploying the daemon"\n')).toBe("Deploying the daemon");
+    expect(cleanTitle("Plain title")).toBe("Plain title");
+    expect(cleanTitle('""')).toBe("");
+    expect(cleanTitle("   ")).toBe("");
+    expect(cleanTitle('Say "hi" twice')).toBe('Say "hi" twice');
+  });
+});

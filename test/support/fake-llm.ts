@@ -1,0 +1,160 @@
+// Shared script vocabulary and plumbing of the fake LLM servers
+// (fake-openai.ts, fake-anthropic.ts). Both speak their provider's real wire
+// format so the real SDKs are exercised; this file holds what they share:
+// the turn queue, request recording and SSE writing with cut-offs.
+
+export interface ScriptedTurn {
+  /** Streamed in several chunks. */
+  text?: string;
+  /** Reasoning, streamed before the text. */
+  thinking?: string;
+  toolCalls?: { id: string; name: string; arguments: string }[];
+  usage?: { prompt: number; completion: number; cacheHit?: number };
+  /** HTTP error response instead of an answer. */
+  error?: { status: number; message: string };
+  /** Streaming: send this many SSE chunks then destroy the connection. */
+  cutAfterChunks?: number;
+  /** Wait before responding. */
+  delayMs?: number;
+}
+
+export interface RecordedRequest {
+  path: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body (the raw text if it was not JSON): untyped wire data for tests to inspect. */
+  body: any;
+}
+
+export interface FakeLLM {
+  /** Base URL to put in config (OpenAI: http://127.0.0.1:PORT/v1 ; Anthropic: http://127.0.0.1:PORT). */
+  url: string;
+  /** Queue turns; each request consumes one; empty queue → text "ok". */
+  script(...turns: ScriptedTurn[]): void;
+  requests: RecordedRequest[];
+  /** performance.timeOrigin + performance.now() when each streamed response's first content chunk was written. */
+  firstChunkSentAt: number[];
+  stop(): Promise<void>;
+}
+
+/** Default usage when a turn scripts none. */
+export const DEFAULT_USAGE = { prompt: 10, completion: 5 } as const;
+
+export function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Splits text into word-sized pieces (whitespace kept) so it streams in several chunks. */
+export function pieces(text: string): string[] {
+  const parts = text.match(/\S+\s*|\s+/g) ?? [];
+  return parts.length > 0 ? parts : [text];
+}
+
+/** Splits a string into two halves (tool arguments arrive as fragments). */
+export function halves(s: string): string[] {
+  if (s.length < 2) return [s];
+  const mid = Math.floor(s.length / 2);
+  return [s.slice(0, mid), s.slice(mid)];
+}
+
+/** One SSE event to write; `content` marks the first one that carries model output. */
+export interface SseEvent {
+  data: string;
+  event?: string;
+  content?: boolean;
+}
+
+/**
+ * The turn queue and request log shared by both fakes, plus the SSE writer.
+ * `handle` answers one request; the fakes supply how a turn becomes a body.
+ */
+export class FakeState {
+  readonly requests: RecordedRequest[] = [];
+  readonly firstChunkSentAt: number[] = [];
+  private readonly queue: ScriptedTurn[] = [];
+
+  script(...turns: ScriptedTurn[]): void {
+    this.queue.push(...turns);
+  }
+
+  /** Title requests answered without consuming the script (they run in the background). */
+  titleAnswer = "Test Chat";
+
+  next(body?: unknown): ScriptedTurn {
+    if (isTitleRequest(body)) return { text: this.titleAnswer };
+    return this.queue.shift() ?? { text: "ok" };
+  }
+
+  async record(req: Request, path: string): Promise<RecordedRequest> {
+    const headers: Record<string, string> = {};
+    req.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
+    const raw = await req.text();
+    let body: unknown = raw;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      // keep the raw text
+    }
+    const entry: RecordedRequest = { path, headers, body };
+    this.requests.push(entry);
+    return entry;
+  }
+
+  /**
+   * An SSE response writing `events` in order. With `cutAfter`, the body
+   * errors after that many events, which makes Bun reset the connection
+   * without the closing chunk (the client sees ECONNRESET mid-body).
+   */
+  sse(events: SseEvent[], cutAfter?: number): Response {
+    let i = 0;
+    let firstContentSeen = false;
+    const encoder = new TextEncoder();
+    const state = this;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (cutAfter !== undefined) {
+          // Let what was written reach the socket before the cut; Bun
+          // otherwise coalesces it with the reset and the client sees none.
+          await sleep(1);
+          if (i >= cutAfter) {
+            // Erroring the body resets the connection mid-response (no
+            // argument: Bun then logs nothing).
+            controller.error();
+            return;
+          }
+        }
+        const ev = events[i++];
+        if (ev === undefined) {
+          controller.close();
+          return;
+        }
+        const text = (ev.event ? `event: ${ev.event}\n` : "") + `data: ${ev.data}\n\n`;
+        controller.enqueue(encoder.encode(text));
+        if (ev.content && !firstContentSeen) {
+          firstContentSeen = true;
+          state.firstChunkSentAt.push(now());
+        }
+      },
+    });
+    return new Response(stream, {
+      status: 200,
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+export function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status });
+}
+
+/** The daemon's background title request (daemon.md §6.9): non-streaming, asks for a title. */
+export function isTitleRequest(body: unknown): boolean {
+  if (typeof body !== "object" || body === null) return false;
+  const b = body as { stream?: boolean; messages?: unknown };
+  return b.stream !== true && JSON.stringify(b.messages ?? "").includes("Write a title of 3 to 6 words");
+}

@@ -1,0 +1,40 @@
+// A real daemon wired to a fake LLM server (OpenAI or Anthropic wire format).
+import { startDaemon, type StartOptions, type TestDaemon } from "./daemon.ts";
+import type { FakeLLM } from "./fake-llm.ts";
+import { startFakeAnthropic } from "./fake-anthropic.ts";
+import { startFakeOpenAI } from "./fake-openai.ts";
+
+export type ProviderFlavour = "openai" | "anthropic";
+
+export function providerConfig(flavour: ProviderFlavour, fake: FakeLLM, extra = ""): string {
+  const kind = flavour === "anthropic" ? 'kind = "anthropic"\n' : "";
+  return `[provider.fake]
+${kind}api_key = "test-key-not-a-secret"
+base_url = "${fake.url}"
+models = ["fake-model"]
+max_retries = 2
+timeout = 10
+
+[system.crab]
+model = "fake-model"
+${extra}`;
+}
+
+export interface LlmDaemon {
+  daemon: TestDaemon;
+  fake: FakeLLM;
+  stop(): Promise<void>;
+}
+
+export async function startLlmDaemon(flavour: ProviderFlavour, options: StartOptions & { extraConfig?: string } = {}): Promise<LlmDaemon> {
+  const fake = flavour === "anthropic" ? await startFakeAnthropic() : await startFakeOpenAI();
+  const daemon = await startDaemon({ ...options, config: providerConfig(flavour, fake, options.extraConfig) });
+  return {
+    daemon,
+    fake,
+    async stop() {
+      await daemon.stop();
+      await fake.stop();
+    },
+  };
+}
