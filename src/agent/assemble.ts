@@ -11,6 +11,8 @@ interface PartialCall {
 export class AnswerAssembler {
   text = "";
   reasoning = "";
+  /** Anthropic's signature of the reasoning: needed to send it back (kept in memory only). */
+  reasoningSignature: string | undefined;
   finishReason: string | undefined;
   usage: Usage | undefined;
   private calls = new Map<number, PartialCall>();
@@ -23,6 +25,7 @@ export class AnswerAssembler {
         break;
       case "thinking":
         this.reasoning += chunk.text;
+        if (chunk.signature) this.reasoningSignature = chunk.signature;
         break;
       case "tool_call": {
         const call = this.calls.get(chunk.index) ?? { id: "", name: "", arguments: "" };

@@ -93,6 +93,7 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
     }
     const assistant: AssistantMessage = { role: "assistant", content: answer.text };
     if (answer.reasoning) assistant.reasoning = answer.reasoning;
+    if (answer.reasoningSignature) assistant.reasoningSignature = answer.reasoningSignature;
     if (calls.length > 0) assistant.toolCalls = calls;
     history.push(assistant);
     lastText = answer.text;

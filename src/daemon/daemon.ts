@@ -89,6 +89,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
     new Promise((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS))),
   ]);
   clearTimeout(grace);
+  endpoints.dropConnections();
   log.info("stopped");
   return 0;
 }

@@ -15,8 +15,10 @@ export interface EndpointPaths {
 
 export interface BoundEndpoints {
   tcpPort: number;
-  /** Stops accepting and removes the socket and port files. */
+  /** Stops accepting and removes the socket and port files; open connections stay. */
   close(): void;
+  /** Drops every connection still open. */
+  dropConnections(): void;
 }
 
 export class DaemonAlreadyRunningError extends Error {
@@ -54,6 +56,9 @@ export async function bindEndpoints(
       for (const l of listeners) l.stop();
       rmSync(paths.socket, { force: true });
       rmSync(paths.portFile, { force: true });
+    },
+    dropConnections() {
+      for (const l of listeners) l.stop(true);
     },
   };
 }

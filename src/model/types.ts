@@ -27,6 +27,11 @@ export interface AssistantMessage {
   role: "assistant";
   content: string;
   reasoning?: string;
+  /**
+   * Provider signature of `reasoning` (Anthropic thinking blocks). Without it
+   * the reasoning cannot be sent back to Anthropic and is dropped there.
+   */
+  reasoningSignature?: string;
   toolCalls?: ToolCall[];
 }
 
@@ -71,7 +76,8 @@ export interface Usage {
 /** One piece of a streamed answer, in the order the provider produced it. */
 export type StreamChunk =
   | { type: "text"; text: string }
-  | { type: "thinking"; text: string }
+  /** `signature` (Anthropic) arrives once, at the end of a thinking block, with empty `text`. */
+  | { type: "thinking"; text: string; signature?: string }
   /** A fragment of tool call `index`: id/name replace when non-empty, arguments concatenate. */
   | { type: "tool_call"; index: number; id?: string; name?: string; arguments?: string }
   | { type: "usage"; usage: Usage }
@@ -80,6 +86,7 @@ export type StreamChunk =
 export interface ModelResponse {
   content: string;
   reasoning?: string;
+  reasoningSignature?: string;
   toolCalls: ToolCall[];
   usage?: Usage;
   finishReason?: string;

@@ -5,7 +5,8 @@ import type { FramedConnection } from "./connection.ts";
 export interface Listener {
   /** The bound TCP port (undefined for a Unix socket). */
   readonly port?: number;
-  stop(): void;
+  /** Stops accepting; `force` also drops the open connections. */
+  stop(force?: boolean): void;
 }
 
 export type ConnectionHandler = (conn: FramedConnection) => void;
@@ -16,7 +17,7 @@ export function listenUnix(path: string, onConnection: ConnectionHandler): Liste
     socket: framedHandlers((conn) => onConnection(conn)),
     data: {},
   });
-  return { stop: () => server.stop(true) };
+  return { stop: (force = false) => server.stop(force) };
 }
 
 /** Binds loopback TCP; throws (EADDRINUSE etc.) when the port cannot be bound. */
@@ -30,5 +31,5 @@ export function listenTcp(hostname: string, port: number, onConnection: Connecti
     }),
     data: {},
   });
-  return { port: server.port, stop: () => server.stop(true) };
+  return { port: server.port, stop: (force = false) => server.stop(force) };
 }

@@ -1,0 +1,111 @@
+// Neutral request → Anthropic Messages request body (daemon.md §8.1, §4.6).
+import type {
+  ContentBlockParam,
+  MessageCreateParamsBase,
+  MessageParam,
+  Tool,
+} from "@anthropic-ai/sdk/resources/messages";
+import type { AssistantMessage, ModelRequest, ToolSchema } from "./types.ts";
+
+export const DEFAULT_MAX_TOKENS = 8192;
+/** Reasoning budget when thinking is on; max_tokens grows by as much so the answer keeps its room. */
+export const THINKING_BUDGET_TOKENS = 8192;
+
+export type MessagesRequestBody = Omit<MessageCreateParamsBase, "stream">;
+
+interface Turn {
+  role: "user" | "assistant";
+  content: ContentBlockParam[];
+}
+
+export function toMessagesRequest(request: ModelRequest): MessagesRequestBody {
+  const system: string[] = request.system ? [request.system] : [];
+  const turns: Turn[] = [];
+  const add = (role: Turn["role"], blocks: ContentBlockParam[]): void => {
+    if (blocks.length === 0) return; // Anthropic rejects empty turns and empty text blocks
+    const last = turns[turns.length - 1];
+    // Consecutive tool results (and whatever user text follows them) form one user turn.
+    if (last && last.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const m of request.messages) {
+    switch (m.role) {
+      case "system":
+        // Messages has one system slot; system messages in the history join it.
+        if (m.content) system.push(m.content);
+        break;
+      case "user":
+        add("user", m.content ? [{ type: "text", text: m.content }] : []);
+        break;
+      case "tool":
+        add("user", [
+          { type: "tool_result", tool_use_id: m.toolCallId, ...(m.content ? { content: m.content } : {}) },
+        ]);
+        break;
+      case "assistant":
+        add("assistant", assistantBlocks(m));
+        break;
+    }
+  }
+  const body: MessagesRequestBody = {
+    model: request.model,
+    max_tokens: DEFAULT_MAX_TOKENS,
+    messages: turns.map((t): MessageParam => ({ role: t.role, content: t.content })),
+  };
+  if (system.length > 0) body.system = system.join("\n\n");
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map(toTool);
+    body.tool_choice = { type: "auto" };
+  }
+  if (request.thinking && thinkingAllowed(turns)) {
+    body.thinking = { type: "enabled", budget_tokens: THINKING_BUDGET_TOKENS };
+    body.max_tokens = DEFAULT_MAX_TOKENS + THINKING_BUDGET_TOKENS;
+  }
+  return body;
+}
+
+/** Reasoning goes back only as a signed thinking block: Anthropic rejects unsigned ones. */
+function assistantBlocks(m: AssistantMessage): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  if (m.reasoning && m.reasoningSignature) {
+    blocks.push({ type: "thinking", thinking: m.reasoning, signature: m.reasoningSignature });
+  }
+  if (m.content) blocks.push({ type: "text", text: m.content });
+  for (const call of m.toolCalls ?? []) {
+    blocks.push({ type: "tool_use", id: call.id, name: call.name, input: parseInput(call.arguments) });
+  }
+  return blocks;
+}
+
+function parseInput(args: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  return {};
+}
+
+/**
+ * With thinking on, Anthropic requires the assistant turn whose tool calls are
+ * being answered to start with a signed thinking block. If the history lost it
+ * (a provider switch, or reasoning kept without its signature), this request
+ * goes without thinking rather than failing.
+ */
+function thinkingAllowed(turns: Turn[]): boolean {
+  const last = turns[turns.length - 1];
+  const prev = turns[turns.length - 2];
+  if (!last || !prev || last.role !== "user" || prev.role !== "assistant") return true;
+  const answersTools = last.content.some((b) => b.type === "tool_result");
+  if (!answersTools) return true;
+  return prev.content[0]?.type === "thinking" || prev.content[0]?.type === "redacted_thinking";
+}
+
+function toTool(t: ToolSchema): Tool {
+  return {
+    name: t.name,
+    description: t.description,
+    input_schema: { type: "object", ...t.parameters } as Tool.InputSchema,
+  };
+}

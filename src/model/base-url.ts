@@ -1,0 +1,63 @@
+// Effective provider kind and base-URL normalisation (daemon.md §4.2), so a
+// base_url works given bare or as a full endpoint URL.
+import type { ProviderKind, ProviderSettings } from "./settings.ts";
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export const OLLAMA_DEFAULT_BASE_URL = "http://localhost:11434/v1";
+/** llama.cpp's `llama-server` default listen address. */
+export const LLAMA_CPP_DEFAULT_BASE_URL = "http://localhost:8080/v1";
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+
+/** `anthropic` if the kind says so or the base URL names anthropic; otherwise the kind. */
+export function effectiveKind(p: Pick<ProviderSettings, "kind" | "baseUrl">): ProviderKind {
+  if (p.kind === "anthropic" || (p.baseUrl ?? "").includes("anthropic")) return "anthropic";
+  return p.kind;
+}
+
+function stripTrailingSlashes(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+function stripOneSuffix(url: string, suffixes: readonly string[]): string {
+  for (const s of suffixes) {
+    if (url.endsWith(s)) return url.slice(0, -s.length);
+  }
+  return url;
+}
+
+/** §4.2: strip trailing `/`, then one trailing `/chat/completions`, `/messages` or `/embeddings`. */
+export function normalizeOpenAIBaseUrl(url: string): string {
+  return stripOneSuffix(stripTrailingSlashes(url.trim()), ["/chat/completions", "/messages", "/embeddings"]);
+}
+
+/** Whether a URL has no path beyond `/` (e.g. `http://localhost:11434`). */
+function isOriginOnly(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.pathname === "/" || u.pathname === "";
+  } catch {
+    return false;
+  }
+}
+
+/** The base URL the `openai` SDK gets for an OpenAI-compatible provider (it appends `/chat/completions`). */
+export function openAIBaseUrl(p: Pick<ProviderSettings, "kind" | "baseUrl">): string {
+  if (!p.baseUrl) {
+    if (p.kind === "ollama") return OLLAMA_DEFAULT_BASE_URL;
+    if (p.kind === "llama_cpp") return LLAMA_CPP_DEFAULT_BASE_URL;
+    return OPENAI_DEFAULT_BASE_URL;
+  }
+  const url = normalizeOpenAIBaseUrl(p.baseUrl);
+  // Ollama serves its OpenAI-compatible API under /v1; users often give the bare origin.
+  if (p.kind === "ollama" && isOriginOnly(url)) return `${url}/v1`;
+  return url;
+}
+
+/**
+ * The base URL the Anthropic SDK gets. It appends `/v1/messages` itself, so a
+ * user-given `/v1`, `/v1/messages` or `/messages` suffix is stripped.
+ */
+export function anthropicBaseUrl(p: Pick<ProviderSettings, "baseUrl">): string {
+  if (!p.baseUrl) return ANTHROPIC_DEFAULT_BASE_URL;
+  return stripOneSuffix(stripTrailingSlashes(p.baseUrl.trim()), ["/v1/messages", "/messages", "/v1"]);
+}

@@ -1,0 +1,87 @@
+// Adapter for OpenAI Chat Completions and every API that copies it: OpenAI,
+// Azure OpenAI, Ollama, llama.cpp, vLLM, DeepSeek, LM Studio (by base_url).
+import OpenAI, { AzureOpenAI } from "openai";
+import type { Adapter } from "./adapter.ts";
+import { SDK_TIMEOUT_MS } from "./adapter.ts";
+import { openAIBaseUrl } from "./base-url.ts";
+import { ProviderError } from "./errors.ts";
+import { fromChatChunk, fromChatCompletion } from "./openai-response.ts";
+import { toChatRequest } from "./openai-request.ts";
+import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
+import type { ProviderSettings } from "./settings.ts";
+import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
+
+/** Used when an Azure provider names no `api_version`. */
+export const DEFAULT_AZURE_API_VERSION = "2024-10-21";
+
+/**
+ * The SDK insists on a key; local servers (Ollama, llama.cpp) ignore it. An
+ * explicit placeholder also stops the SDK from reading OPENAI_API_KEY from the
+ * environment and sending it to a server it was not meant for.
+ */
+function apiKeyOf(p: ProviderSettings): string {
+  if (p.apiKey) return p.apiKey;
+  return p.kind === "ollama" ? "ollama" : "no-key";
+}
+
+function createClient(p: ProviderSettings, baseUrl: string, bodies: ErrorBodies): OpenAI {
+  const common = {
+    apiKey: apiKeyOf(p),
+    maxRetries: 0,
+    timeout: SDK_TIMEOUT_MS,
+    fetch: bodies.fetch,
+    organization: null,
+    project: null,
+  };
+  if (p.kind === "azure") {
+    // A base URL already under /openai is used as is; otherwise it is the resource endpoint.
+    const target = /\/openai(\/|$)/.test(new URL(baseUrl).pathname) ? { baseURL: baseUrl } : { endpoint: baseUrl };
+    return new AzureOpenAI({ ...common, ...target, apiVersion: p.apiVersion || DEFAULT_AZURE_API_VERSION });
+  }
+  return new OpenAI({ ...common, baseURL: baseUrl });
+}
+
+export function createOpenAIAdapter(p: ProviderSettings): Adapter {
+  const baseUrl = openAIBaseUrl(p);
+  const bodies = new ErrorBodies();
+  const client = createClient(p, baseUrl, bodies);
+  const ctx: ErrorContext = {
+    baseUrl,
+    secrets: [p.apiKey],
+    bodies,
+    classes: {
+      APIError: OpenAI.APIError,
+      APIConnectionError: OpenAI.APIConnectionError,
+      APIConnectionTimeoutError: OpenAI.APIConnectionTimeoutError,
+      APIUserAbortError: OpenAI.APIUserAbortError,
+    },
+  };
+
+  async function complete(request: ModelRequest): Promise<ModelResponse> {
+    try {
+      const completion = await client.chat.completions.create(
+        { ...toChatRequest(request), stream: false },
+        { signal: request.signal },
+      );
+      return fromChatCompletion(completion);
+    } catch (err) {
+      throw toProviderError(err, ctx);
+    }
+  }
+
+  async function* stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+    try {
+      const chunks = await client.chat.completions.create(
+        { ...toChatRequest(request), stream: true, stream_options: { include_usage: true } },
+        { signal: request.signal },
+      );
+      for await (const chunk of chunks) yield* fromChatChunk(chunk);
+    } catch (err) {
+      throw toProviderError(err, ctx);
+    }
+    // The SDK ends an aborted stream quietly; the caller must not take it for a complete answer.
+    if (request.signal?.aborted) throw new ProviderError("provider request aborted", { kind: "aborted" });
+  }
+
+  return { baseUrl, complete, stream };
+}

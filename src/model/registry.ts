@@ -1,0 +1,146 @@
+// The provider registry: one entry per model name across the enabled
+// providers, each resolving to a Model with retries and timeouts
+// (daemon.md §4.2, §4.3).
+import type { Adapter } from "./adapter.ts";
+import { createAnthropicAdapter } from "./anthropic.ts";
+import { effectiveKind } from "./base-url.ts";
+import { contextLimit } from "./context-limit.ts";
+import { ModelNotFoundError, ProviderError, redactSecrets } from "./errors.ts";
+import { createOpenAIAdapter } from "./openai.ts";
+import { withRetry } from "./retry.ts";
+import { type ProviderKind, type ProviderSettings, maxRetriesOf, timeoutSecsOf } from "./settings.ts";
+import type { Model, ModelRequest } from "./types.ts";
+
+export interface RegistryOptions {
+  /** Provider names left out (`[disabled] providers`). */
+  disabled?: readonly string[];
+  /** Backoff overrides (tests use a short base delay). */
+  retry?: { baseDelayMs?: number; random?: () => number };
+}
+
+export interface ResolvedModel {
+  /** Config name of the provider serving the model. */
+  provider: string;
+  /** The API family actually spoken (§4.2 effective kind). */
+  kind: ProviderKind;
+  model: Model;
+}
+
+export interface ModelEntry {
+  name: string;
+  provider: string;
+  /** The provider's configured kind. */
+  kind: ProviderKind;
+}
+
+interface Entry extends ModelEntry {
+  settings: ProviderSettings;
+}
+
+function createAdapter(p: ProviderSettings): Adapter {
+  switch (effectiveKind(p)) {
+    case "anthropic":
+      return createAnthropicAdapter(p);
+    case "openai":
+    case "ollama":
+    case "azure":
+    case "llama_cpp":
+      return createOpenAIAdapter(p);
+    case "google":
+    case "bedrock":
+      return failingAdapter(
+        p.baseUrl ?? "",
+        new ProviderError(`provider '${p.name}' has kind '${p.kind}', which this version of crabtalk cannot call yet`, {
+          kind: "unsupported",
+        }),
+      );
+  }
+}
+
+/** An adapter whose every call fails with `error` (a provider that cannot be set up). */
+function failingAdapter(baseUrl: string, error: ProviderError): Adapter {
+  return {
+    baseUrl,
+    complete: () => Promise.reject(error),
+    stream: async function* () {
+      throw error;
+    },
+  };
+}
+
+export class ModelRegistry {
+  private readonly entries = new Map<string, Entry>();
+  /** One Model per provider, made on first use (clients are cheap but not free). */
+  private readonly providerModels = new Map<string, Model>();
+  private readonly options: RegistryOptions;
+
+  constructor(providers: readonly ProviderSettings[], options: RegistryOptions = {}) {
+    this.options = options;
+    const disabled = new Set(options.disabled ?? []);
+    for (const p of providers) {
+      if (disabled.has(p.name)) continue;
+      for (const name of p.models) {
+        // Config validation rejects duplicates; should one slip through, the first provider keeps it.
+        if (!this.entries.has(name)) this.entries.set(name, { name, provider: p.name, kind: p.kind, settings: p });
+      }
+    }
+  }
+
+  /** Every routable model name, in provider order. */
+  models(): ModelEntry[] {
+    return [...this.entries.values()].map(({ name, provider, kind }) => ({ name, provider, kind }));
+  }
+
+  has(model: string): boolean {
+    return this.entries.has(model);
+  }
+
+  get isEmpty(): boolean {
+    return this.entries.size === 0;
+  }
+
+  /** The provider serving `model`, or undefined. */
+  providerOf(model: string): string | undefined {
+    return this.entries.get(model)?.provider;
+  }
+
+  /** Throws ModelNotFoundError (listing the known models) for an unknown name. */
+  resolve(model: string): ResolvedModel {
+    const entry = this.entries.get(model);
+    if (!entry) throw new ModelNotFoundError(model, [...this.entries.keys()]);
+    const providerModel = this.providerModel(entry.settings);
+    // The registry routes by name, so the request goes out under the name it was resolved by.
+    const bound: Model = {
+      complete: (request: ModelRequest) => providerModel.complete({ ...request, model }),
+      stream: (request: ModelRequest) => providerModel.stream({ ...request, model }),
+    };
+    return { provider: entry.provider, kind: effectiveKind(entry.settings), model: bound };
+  }
+
+  contextLimit(model: string): number {
+    return contextLimit(model);
+  }
+
+  private providerModel(p: ProviderSettings): Model {
+    let model = this.providerModels.get(p.name);
+    if (!model) {
+      let adapter: Adapter;
+      try {
+        adapter = createAdapter(p);
+      } catch (err) {
+        const reason = redactSecrets(err instanceof Error ? err.message : String(err), [p.apiKey, p.secretKey]);
+        adapter = failingAdapter(
+          p.baseUrl ?? "",
+          new ProviderError(`provider '${p.name}' cannot be set up: ${reason}`, { kind: "other", cause: err }),
+        );
+      }
+      model = withRetry(adapter, {
+        maxRetries: maxRetriesOf(p),
+        timeoutMs: timeoutSecsOf(p) * 1000,
+        ...this.options.retry,
+      });
+      this.providerModels.set(p.name, model);
+    }
+    return model;
+  }
+}

@@ -1,0 +1,48 @@
+// What the model layer needs to know of one provider (daemon.md §3.2). The
+// daemon maps its `[provider.<name>]` config onto this; the model layer never
+// reads config itself.
+
+export const PROVIDER_KINDS = [
+  "openai",
+  "anthropic",
+  "google",
+  "bedrock",
+  "ollama",
+  "azure",
+  "llama_cpp",
+] as const;
+
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+export interface ProviderSettings {
+  /** Config name of the provider (`[provider.<name>]`). */
+  name: string;
+  kind: ProviderKind;
+  apiKey?: string;
+  baseUrl?: string;
+  /** Model names this provider serves. */
+  models: string[];
+  /** Retries of transient failures; default 2, 0 = none. */
+  maxRetries?: number;
+  /** Per-attempt timeout in seconds; default 30, 0 = none. */
+  timeoutSecs?: number;
+  /** Azure API version. */
+  apiVersion?: string;
+  /** Bedrock region. */
+  region?: string;
+  /** Bedrock access key id. */
+  accessKey?: string;
+  /** Bedrock secret key. */
+  secretKey?: string;
+}
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_TIMEOUT_SECS = 30;
+
+export function maxRetriesOf(p: ProviderSettings): number {
+  return p.maxRetries ?? DEFAULT_MAX_RETRIES;
+}
+
+export function timeoutSecsOf(p: ProviderSettings): number {
+  return p.timeoutSecs ?? DEFAULT_TIMEOUT_SECS;
+}
