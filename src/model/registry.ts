@@ -2,11 +2,10 @@
 // providers, each resolving to a Model with retries and timeouts
 // (daemon.md §4.2, §4.3).
 import type { Adapter } from "./adapter.ts";
-import { createAnthropicAdapter } from "./anthropic.ts";
-import { effectiveKind } from "./base-url.ts";
+import { anthropicBaseUrl, effectiveKind, openAIBaseUrl } from "./base-url.ts";
 import { contextLimit } from "./context-limit.ts";
 import { ModelNotFoundError, ProviderError, redactSecrets } from "./errors.ts";
-import { createOpenAIAdapter } from "./openai.ts";
+import { lazyAdapter } from "./lazy.ts";
 import { withRetry } from "./retry.ts";
 import { type ProviderKind, type ProviderSettings, maxRetriesOf, timeoutSecsOf } from "./settings.ts";
 import type { Model, ModelRequest } from "./types.ts";
@@ -40,12 +39,12 @@ interface Entry extends ModelEntry {
 function createAdapter(p: ProviderSettings): Adapter {
   switch (effectiveKind(p)) {
     case "anthropic":
-      return createAnthropicAdapter(p);
+      return lazyAdapter(p, anthropicBaseUrl(p), async () => (await import("./anthropic.ts")).createAnthropicAdapter(p));
     case "openai":
     case "ollama":
     case "azure":
     case "llama_cpp":
-      return createOpenAIAdapter(p);
+      return lazyAdapter(p, openAIBaseUrl(p), async () => (await import("./openai.ts")).createOpenAIAdapter(p));
     case "google":
     case "bedrock":
       return failingAdapter(
