@@ -24,6 +24,7 @@ export function startTurn(runtime: Runtime, session: Session, input: TurnInput, 
   };
   const outcome = (async () => {
     const release = await session.lock.lock();
+    session.running = true;
     try {
       const turn = runTurn(runtime, session, input);
       for (;;) {
@@ -32,6 +33,7 @@ export function startTurn(runtime: Runtime, session: Session, input: TurnInput, 
         push(next.value);
       }
     } finally {
+      session.running = false;
       release();
       finished = true;
       wake?.();

@@ -27,9 +27,8 @@ export class Session {
     this.history = history;
   }
 
-  get running(): boolean {
-    return this.lock.locked;
-  }
+  /** True while a run (not a background title job) holds the session. */
+  running = false;
 }
 
 export interface ResolveRequest {
