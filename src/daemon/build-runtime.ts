@@ -7,6 +7,13 @@ import type { AgentSettings } from "../runtime/agent-settings.ts";
 import { buildAgents } from "../runtime/agents.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { ToolRegistry } from "../runtime/tools.ts";
+import { broadcastHook, type BroadcastEvent } from "../runtime/broadcast.ts";
+import { builtinToolsHook } from "../runtime/builtin.ts";
+import type { RuntimeHook } from "../runtime/hooks.ts";
+import type { Host } from "../runtime/host.ts";
+import { agentDirectoryHook, instructionsHook, workingDirectoryHook } from "../runtime/inject.ts";
+import { environmentHook } from "../runtime/prompt.ts";
+import { scopeHook } from "../runtime/scope.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { expandConfig, type Env } from "./config/expand.ts";
 import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
@@ -20,6 +27,9 @@ export const NO_PROVIDER_HINT =
 
 export interface BuildOptions {
   loaded: LoadedConfig;
+  host: Host;
+  /** Where agent events go for subscribers. */
+  publish(event: BroadcastEvent): void;
   paths: HomePaths;
   env: Env;
   log: Logger;
@@ -41,7 +51,21 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     }
   }
   const manifest = manifestAgents(paths.localManifest);
+  // Order matters per hook point: prompt blocks (§7.3), injected context (§7.4).
+  const hooks: RuntimeHook[] = [
+    environmentHook,
+    scopeHook,
+    agentDirectoryHook,
+    workingDirectoryHook,
+    instructionsHook,
+    builtinToolsHook(options.host),
+    broadcastHook(options.publish),
+  ];
+  const tools = new ToolRegistry();
+  for (const hook of hooks) hook.registerTools?.(tools);
+  options.host.configureTasks(config.system.tasks.max_concurrent, config.system.tasks.task_timeout);
   const agents = buildAgents({
+    hooks,
     crab: toAgentSettings(config.system.crab),
     identityFile: paths.crabMd,
     manifestAgents: Object.fromEntries(Object.entries(manifest).map(([n, a]) => [n, toAgentSettings(a)])),
@@ -51,7 +75,8 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   return {
     agents,
     models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
-    tools: new ToolRegistry(),
+    tools,
+    hooks,
     activeModel,
     noModelHint: NO_PROVIDER_HINT,
     home: paths.home,

@@ -4,7 +4,8 @@ import { homePaths, resolveHome, scaffoldHome } from "./home.ts";
 import { mkdirSync, realpathSync } from "node:fs";
 import { loadConfigFile, type LoadedConfig } from "./config/load.ts";
 import { buildRuntime, NO_PROVIDER_HINT } from "./build-runtime.ts";
-import { SessionTable } from "../runtime/sessions.ts";
+import { Host } from "../runtime/host.ts";
+import { EventBus } from "./event-bus.ts";
 import { removeStaleTempFiles } from "../session/atomic.ts";
 import { sessionHandlers } from "./handlers/sessions.ts";
 import { agentHandlers } from "./handlers/agents.ts";
@@ -32,27 +33,35 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   mkdirSync(paths.sessions, { recursive: true });
   // Real path, so that files named by clients (resolved with realpath) compare equal.
   const sessionsDir = realpathSync(paths.sessions);
-  const build = (loaded: LoadedConfig) => buildRuntime({ loaded, paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
+  const host = new Host(sessionsDir);
+  const events = new EventBus();
+  const build = (loaded: LoadedConfig) =>
+    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
   const initial = loadConfigFile(paths.config, env);
+  host.runtime = await build(initial);
   const state: DaemonState = {
     paths: { ...paths, sessions: sessionsDir },
     log,
     startedAt: Date.now(),
     config: initial,
-    runtime: await build(initial),
-    sessions: new SessionTable(sessionsDir),
+    host,
+    events,
     async reload() {
       const loaded = loadConfigFile(paths.config, env);
       const runtime = await build(loaded);
       state.config = loaded;
-      state.runtime = runtime;
+      host.runtime = runtime;
       log.info("reloaded", { model: runtime.activeModel ?? "", agents: runtime.agents.size });
     },
-    onAgentEvent: () => {},
   };
-  if (!state.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
+  if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
 
-  const handlers: Handlers = { ...lifecycleHandlers(state), ...sessionHandlers(state), ...agentHandlers(state) };
+  const handlers: Handlers = {
+    ...lifecycleHandlers(state),
+    ...sessionHandlers(state),
+    ...agentHandlers(state),
+    subscribeEvents: (_req, ctx) => events.subscribe(ctx.signal),
+  };
   const shutdown = new AbortController();
   const open = new Set<Promise<void>>();
   const endpoints = await bindEndpoints(paths, (conn) => {

@@ -1,8 +1,7 @@
 // Agent events → protocol frames (daemon.md §8.3).
-import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../model/types.ts";
 import type { Reply } from "../protocol/codec.ts";
-import type { TurnOutcome } from "../runtime/run.ts";
+import type { TurnEvent, TurnOutcome } from "../runtime/run.ts";
 
 export interface TokenUsageInit {
   promptTokens: number;
@@ -22,8 +21,12 @@ export function outcomeError(o: TurnOutcome): string {
   return o.stopReason === "error" || o.stopReason === "aborted" ? (o.error ?? "run failed") : "";
 }
 
-/** The StreamEvent frame for one agent event of `agent`'s run. */
-export function streamFrame(agent: string, e: AgentEvent): Reply {
+/** The StreamEvent frame(s) for one event of `agent`'s run. */
+export function* streamFrames(agent: string, e: TurnEvent): Generator<Reply> {
+  yield streamFrame(agent, e);
+}
+
+function streamFrame(agent: string, e: TurnEvent): Reply {
   const wrap = (event: Extract<Reply, { case: "stream" }>["value"]["event"]): Reply => ({ case: "stream", value: { event } });
   switch (e.type) {
     case "text":
@@ -41,6 +44,13 @@ export function streamFrame(agent: string, e: AgentEvent): Reply {
       });
     case "tools_complete":
       return wrap({ case: "toolsComplete", value: {} });
+    case "ask_user":
+      return wrap({
+        case: "askUser",
+        value: {
+          questions: e.questions.map((q) => ({ question: q.question, header: q.header, options: q.options, multiSelect: q.multi_select })),
+        },
+      });
     case "done": {
       const o = e.result as TurnOutcome;
       return wrap({

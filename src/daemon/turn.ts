@@ -1,24 +1,22 @@
 // Runs a turn as its own task: the run goes to completion (and to disk) even
 // when the client that asked for it stops listening; the client reads the
 // events from a queue.
-import type { AgentEvent } from "../agent/events.ts";
-import { runTurn, type TurnInput, type TurnOutcome } from "../runtime/run.ts";
-import type { Runtime } from "../runtime/runtime.ts";
+import { runTurn, type TurnEvent, type TurnInput, type TurnOutcome } from "../runtime/run.ts";
+import type { Host } from "../runtime/host.ts";
 import type { Session } from "../runtime/sessions.ts";
 
 export interface TurnTask {
   /** Events in order; ends after the `done` event. */
-  events: AsyncGenerator<AgentEvent>;
+  events: AsyncGenerator<TurnEvent>;
   outcome: Promise<TurnOutcome>;
 }
 
 /** Takes the session's lock, runs the turn, releases the lock. */
-export function startTurn(runtime: Runtime, session: Session, input: TurnInput, observe?: (e: AgentEvent) => void): TurnTask {
-  const queue: AgentEvent[] = [];
+export function startTurn(host: Host, session: Session, input: TurnInput): TurnTask {
+  const queue: TurnEvent[] = [];
   let wake: (() => void) | undefined;
   let finished = false;
-  const push = (e: AgentEvent) => {
-    observe?.(e);
+  const push = (e: TurnEvent) => {
     queue.push(e);
     wake?.();
   };
@@ -26,7 +24,8 @@ export function startTurn(runtime: Runtime, session: Session, input: TurnInput, 
     const release = await session.lock.lock();
     session.running = true;
     try {
-      const turn = runTurn(runtime, session, input);
+      // The runtime current when the run starts serves all of it (a reload mid-run changes nothing).
+      const turn = runTurn(host.runtime, host, session, input);
       for (;;) {
         const next = await turn.next();
         if (next.done) return next.value;
@@ -42,7 +41,7 @@ export function startTurn(runtime: Runtime, session: Session, input: TurnInput, 
   // The task's failure is reported through `outcome`; the event reader just stops.
   outcome.catch(() => {});
 
-  async function* events(): AsyncGenerator<AgentEvent> {
+  async function* events(): AsyncGenerator<TurnEvent> {
     for (;;) {
       const e = queue.shift();
       if (e) {

@@ -86,7 +86,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
         } else if (options.shutdown.aborted) {
           await write(errorReply(500, "daemon is shutting down"));
         } else {
-          for await (const reply of dispatch(item, options.handlers, { signal })) {
+          for await (const reply of dispatch(item, options.handlers, { signal, shutdown: options.shutdown })) {
             await write(oversizeGuard(reply));
           }
         }

@@ -7,6 +7,8 @@ import { ProtocolError } from "./errors.ts";
 export interface RequestContext {
   /** Aborted when the client goes away or the daemon shuts down. */
   readonly signal: AbortSignal;
+  /** Aborted only when the daemon shuts down. */
+  readonly shutdown: AbortSignal;
 }
 
 /**

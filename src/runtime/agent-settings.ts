@@ -26,10 +26,12 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   compactToolMaxLen: 1024,
 };
 
-/** A registered agent: settings plus its composed system prompt. */
+/** A registered agent: settings plus its composed system prompt and tool whitelist. */
 export interface AgentDefinition extends AgentSettings {
   name: string;
   systemPrompt: string;
+  /** Tools this agent may call; empty = every tool (unscoped agent, daemon.md §11). */
+  toolWhitelist: string[];
 }
 
 export const DEFAULT_AGENT = "crab";

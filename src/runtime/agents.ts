@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DEFAULT_AGENT, DEFAULT_AGENT_SETTINGS, type AgentDefinition, type AgentSettings } from "./agent-settings.ts";
 import { CRAB_PERSONA } from "./persona.ts";
-import { composeSystemPrompt } from "./prompt.ts";
+import { composePrompt, type RuntimeHook } from "./hooks.ts";
+import { toolWhitelist } from "./scope.ts";
 
 export interface AgentSources {
   crab: AgentSettings;
@@ -14,13 +15,15 @@ export interface AgentSources {
   manifestAgents: Record<string, AgentSettings>;
   /** Directories of `<name>.md` prompt files, first wins. */
   promptDirs: string[];
+  /** Hooks whose prompt blocks follow the base prompt (daemon.md §7.3). */
+  hooks: readonly RuntimeHook[];
   warn(message: string): void;
 }
 
 export function buildAgents(sources: AgentSources): Map<string, AgentDefinition> {
   const agents = new Map<string, AgentDefinition>();
   const identity = readIfPresent(sources.identityFile).trim() ? readIfPresent(sources.identityFile) : CRAB_PERSONA;
-  agents.set(DEFAULT_AGENT, define(DEFAULT_AGENT, sources.crab, identity));
+  agents.set(DEFAULT_AGENT, define(DEFAULT_AGENT, sources.crab, identity, sources.hooks));
 
   const prompts = new Map<string, string>();
   for (const dir of sources.promptDirs) {
@@ -42,13 +45,18 @@ export function buildAgents(sources: AgentSources): Map<string, AgentDefinition>
   }
   for (const [name, file] of [...prompts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const settings = sources.manifestAgents[name] ?? { ...DEFAULT_AGENT_SETTINGS, thinking: sources.crab.thinking };
-    agents.set(name, define(name, settings, readIfPresent(file)));
+    agents.set(name, define(name, settings, readIfPresent(file), sources.hooks));
   }
   return agents;
 }
 
-function define(name: string, settings: AgentSettings, basePrompt: string): AgentDefinition {
-  return { ...settings, name, systemPrompt: composeSystemPrompt(basePrompt) };
+function define(name: string, settings: AgentSettings, basePrompt: string, hooks: readonly RuntimeHook[]): AgentDefinition {
+  return {
+    ...settings,
+    name,
+    systemPrompt: composePrompt(hooks, basePrompt, { ...settings, name }),
+    toolWhitelist: toolWhitelist(settings),
+  };
 }
 
 function listPromptFiles(dir: string): string[] {

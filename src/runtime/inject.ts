@@ -1,31 +1,31 @@
-// Auto-injected messages produced before each run (daemon.md §7.4): never
-// persisted, replaced every run, inserted just before the new user message.
+// Auto-injected context before each run (daemon.md §7.4), as hooks: the agent
+// directory, the working directory and project instructions. (Memory recall
+// slots in between when memory lands.)
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve, isAbsolute } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { UserMessage } from "../model/types.ts";
-import type { AgentDefinition } from "./agent-settings.ts";
+import type { RuntimeHook, RunScene } from "./hooks.ts";
 
-export interface InjectionInput {
-  agent: AgentDefinition;
-  /** Every registered agent (the directory lists those with a description, except crab). */
-  agents: AgentDefinition[];
-  cwd: string;
-  home: string;
-}
+const user = (content: string): UserMessage => ({ role: "user", content, injected: true });
 
-export function injectedMessages(input: InjectionInput): UserMessage[] {
-  const out: UserMessage[] = [];
-  const inject = (content: string) => out.push({ role: "user", content, injected: true });
+export const agentDirectoryHook: RuntimeHook = {
+  beforeRun(scene: RunScene) {
+    const described = scene.agents.filter((a) => a.name !== "crab" && a.description !== "");
+    if (scene.agent.members.length === 0 || described.length === 0) return [];
+    return [user(`<agents>\n${described.map((a) => `- ${a.name}: ${a.description}`).join("\n")}\n</agents>`)];
+  },
+};
 
-  const described = input.agents.filter((a) => a.name !== "crab" && a.description !== "");
-  if (input.agent.members.length > 0 && described.length > 0) {
-    inject(`<agents>\n${described.map((a) => `- ${a.name}: ${a.description}`).join("\n")}\n</agents>`);
-  }
-  inject(`<environment>\nworking_directory: ${input.cwd}\n</environment>`);
-  const instructions = projectInstructions(input.cwd, input.home);
-  if (instructions.length > 0) inject(`<instructions>\n${instructions.join("\n\n")}\n</instructions>`);
-  return out;
-}
+export const workingDirectoryHook: RuntimeHook = {
+  beforeRun: (scene) => [user(`<environment>\nworking_directory: ${scene.cwd}\n</environment>`)],
+};
+
+export const instructionsHook: RuntimeHook = {
+  beforeRun(scene) {
+    const found = projectInstructions(scene.cwd, scene.home);
+    return found.length > 0 ? [user(`<instructions>\n${found.join("\n\n")}\n</instructions>`)] : [];
+  },
+};
 
 /** Contents of every Crab.md in cwd and its ancestors outside <home>, root-most first. */
 export function projectInstructions(cwd: string, home: string): string[] {

@@ -1,6 +1,5 @@
-// System prompt composition at agent registration (daemon.md §7.3).
-// Blocks that depend on later features (memory, resources, scope) are added
-// by the features that own them.
+// The environment prompt block (daemon.md §7.3 item 2).
+import type { RuntimeHook } from "./hooks.ts";
 
 export function osName(platform: string = process.platform): string {
   if (platform === "darwin") return "macos";
@@ -8,10 +7,6 @@ export function osName(platform: string = process.platform): string {
   return platform;
 }
 
-export function environmentBlock(platform: string = process.platform): string {
-  return `\n\n<environment>\nos: ${osName(platform)}\n</environment>`;
-}
-
-export function composeSystemPrompt(basePrompt: string, extraBlocks: string[] = []): string {
-  return basePrompt + environmentBlock() + extraBlocks.join("");
-}
+export const environmentHook: RuntimeHook = {
+  promptBlock: () => `\n\n<environment>\nos: ${osName()}\n</environment>`,
+};

@@ -1,23 +1,36 @@
-// One run of a session (daemon.md §7.2): add the user message, refresh the
-// injected context, run the agent loop, persist each step, rewrite the meta
-// line, then maybe title the conversation in the background.
-import type { AgentEvent, RunResult } from "../agent/events.ts";
-import { runAgent } from "../agent/loop.ts";
-import type { Message, UserMessage } from "../model/types.ts";
+// One run of a session (daemon.md §7.2): preprocess and add the user message,
+// refresh the injected context, run the agent loop with the agent's tools,
+// persist each step, rewrite the meta line, then maybe title the session.
+import type { AgentEvent, RunResult, ToolOutcome } from "../agent/events.ts";
+import { runAgent, type ToolContext, type ToolDispatcher } from "../agent/loop.ts";
+import type { Message, ToolCall, UserMessage } from "../model/types.ts";
 import { appendMessages, renameForTitle, rewriteMeta } from "../session/file.ts";
 import { cleanTitle, titleRequestMessages, titleSource } from "../session/title.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
-import { injectedMessages } from "./inject.ts";
+import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
+import type { Host } from "./host.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
+import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
+import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
 
 export interface TurnInput {
   content: string;
   sender?: string;
+  /** Ends the run (client gone, daemon shutting down): the model stream stops; running tools finish. */
   signal?: AbortSignal;
-  /** Called for background failures (title generation, persistence). */
+  /** Cancels running tools too (daemon shutdown, task timeout). A Kill of the session always does. */
+  stopTools?: AbortSignal;
+  /** Whether a client is streaming this run (ask_user needs one). */
+  streaming: boolean;
+  /** Generate a title in the background when the session has none (default true). */
+  title?: boolean;
+  /** Background failures (title generation, persistence). */
   warn?: (message: string) => void;
 }
+
+/** What a turn reports: the agent's events plus the questions of ask_user calls (protocol.md §6.1 step 4). */
+export type TurnEvent = AgentEvent | { type: "ask_user"; questions: AskQuestion[] };
 
 export interface TurnOutcome extends RunResult {
   /** Config name of the provider serving the model ("" if none). */
@@ -30,68 +43,72 @@ export interface TurnOutcome extends RunResult {
  * Runs one turn. The caller must hold `session.lock`. Yields agent events;
  * returns the outcome once everything the run added is on disk.
  */
-export async function* runTurn(runtime: Runtime, session: Session, input: TurnInput): AsyncGenerator<AgentEvent, TurnOutcome> {
+export async function* runTurn(
+  runtime: Runtime,
+  host: Host,
+  session: Session,
+  input: TurnInput,
+): AsyncGenerator<TurnEvent, TurnOutcome> {
   const started = Date.now();
   const agent = runtime.agents.get(session.agent);
-  const user: UserMessage = { role: "user", content: input.content };
+  const scene: RunScene | undefined = agent && {
+    agent,
+    agents: [...runtime.agents.values()],
+    cwd: session.cwd ?? runtime.cwd,
+    home: runtime.home,
+    sender: input.sender,
+    session: session.id,
+  };
+  const user: UserMessage = { role: "user", content: scene ? preprocess(runtime.hooks, input.content, scene) : input.content };
   if (input.sender) user.sender = input.sender;
   session.history = session.history.filter((m) => !(m.role === "user" && m.injected));
   let unsaved: Message[] = [user];
 
+  const emit = (event: AgentEvent): AgentEvent => {
+    if (scene) observe(runtime.hooks, event, scene);
+    return event;
+  };
   const finishWith = async (outcome: TurnOutcome): Promise<TurnOutcome> => {
     await persist(session, unsaved, input.warn);
     session.meta = { ...session.meta, uptime_secs: session.meta.uptime_secs + Math.floor((Date.now() - started) / 1000) };
     await rewriteMeta(session.filePath, session.meta).catch((e: Error) => input.warn?.(`meta rewrite failed: ${e.message}`));
     return outcome;
   };
-
-  if (!agent) {
+  const fail = async (error: string, model: string): Promise<TurnOutcome> => {
     session.history.push(user);
-    const error = `agent '${session.agent}' not registered`;
-    const outcome = await finishWith({ stopReason: "error", finalText: "", error, iterations: 0, provider: "", model: "" });
+    return finishWith({ stopReason: "error", finalText: "", error, iterations: 0, provider: "", model });
+  };
+
+  if (!agent || !scene) {
+    const outcome = await fail(`agent '${session.agent}' not registered`, "");
     yield { type: "done", result: outcome };
     return outcome;
   }
-
   const modelName = modelNameFor(runtime, agent) ?? "";
   let route: ReturnType<Runtime["models"]["resolve"]>;
   try {
     if (!modelName) throw new Error(runtime.noModelHint);
     route = runtime.models.resolve(modelName);
   } catch (err) {
-    session.history.push(user);
-    const outcome = await finishWith({
-      stopReason: "error",
-      finalText: "",
-      error: (err as Error).message,
-      iterations: 0,
-      provider: "",
-      model: modelName,
-    });
-    yield { type: "done", result: outcome };
+    const outcome = await fail((err as Error).message, modelName);
+    yield emit({ type: "done", result: outcome });
     return outcome;
   }
 
-  const injected = injectedMessages({
-    agent,
-    agents: [...runtime.agents.values()],
-    cwd: session.cwd ?? runtime.cwd,
-    home: runtime.home,
-  });
-  session.history.push(...injected, user);
-
+  session.history.push(...injected(runtime.hooks, scene), user);
+  const toolSignal = AbortSignal.any([session.killed.signal, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {
       name: agent.name,
       model: modelName,
       systemPrompt: agent.systemPrompt,
-      tools: runtime.tools.schemas(),
+      tools: runtime.tools.schemas(agent.toolWhitelist),
       maxIterations: agent.maxIterations,
       thinking: agent.thinking,
     },
     model: route.model,
     history: session.history,
-    dispatcher: runtime.tools,
+    dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: input.signal,
     onStep: async (added) => {
@@ -101,7 +118,7 @@ export async function* runTurn(runtime: Runtime, session: Session, input: TurnIn
     },
   });
 
-  let result: RunResult | undefined;
+  let result: RunResult;
   for (;;) {
     const next = await loop.next();
     if (next.done) {
@@ -109,12 +126,33 @@ export async function* runTurn(runtime: Runtime, session: Session, input: TurnIn
       break;
     }
     if (next.value.type === "done") continue; // re-emitted below, after persistence
-    yield next.value;
+    yield emit(next.value);
+    if (next.value.type === "tool_start") {
+      const questions = next.value.calls.filter((c) => c.name === "ask_user").flatMap((c) => parseAskQuestions(c.arguments) ?? []);
+      if (questions.length > 0) yield { type: "ask_user", questions };
+    }
   }
   const outcome = await finishWith({ ...result, provider: route.provider, model: modelName });
-  yield { type: "done", result: outcome };
-  maybeTitle(runtime, session, input.warn);
+  yield emit({ type: "done", result: outcome });
+  if (input.title !== false) maybeTitle(runtime, session, input.warn);
   return outcome;
+}
+
+/**
+ * The run's dispatcher: refuses calls outside the agent's whitelist before
+ * anything runs (daemon.md §11), and gives tools the session's context.
+ */
+function scopedDispatcher(
+  runtime: Runtime,
+  agent: AgentDefinition,
+  run: { cwd: string; streaming: boolean; signal: AbortSignal },
+): ToolDispatcher {
+  return {
+    async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
+      if (!allows(agent.toolWhitelist, call.name)) return { output: `tool not available: ${call.name}`, isError: true };
+      return runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent });
+    },
+  };
 }
 
 async function persist(session: Session, messages: Message[], warn?: (m: string) => void): Promise<void> {
@@ -152,5 +190,3 @@ function maybeTitle(runtime: Runtime, session: Session, warn?: (m: string) => vo
     }
   })();
 }
-
-export type { AgentDefinition };

@@ -1,7 +1,8 @@
-// One build of the runtime (daemon.md §17.1): agents, model routing and tools.
-// Rebuilt on every reload; sessions live outside it, in the host.
+// One build of the runtime (daemon.md §17.1): agents, model routing, tools
+// and hooks. Rebuilt on every reload; sessions live outside it, in the host.
 import type { Model } from "../model/types.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
+import type { RuntimeHook } from "./hooks.ts";
 import type { ToolRegistry } from "./tools.ts";
 
 /** Routes a model name to the provider that serves it. */
@@ -13,6 +14,7 @@ export interface Runtime {
   readonly agents: ReadonlyMap<string, AgentDefinition>;
   readonly models: ModelRouter;
   readonly tools: ToolRegistry;
+  readonly hooks: readonly RuntimeHook[];
   /** `[system.crab] model` (or a detected default); undefined when none is configured. */
   readonly activeModel?: string;
   /** Message used when no model can be chosen at all. */

@@ -29,6 +29,8 @@ export class Session {
 
   /** True while a run (not a background title job) holds the session. */
   running = false;
+  /** Aborted by Kill: cancels the session's tools (bash, pending ask_user). */
+  readonly killed = new AbortController();
 }
 
 export interface ResolveRequest {
@@ -66,12 +68,16 @@ export class SessionTable {
 
   /** Forgets an open session (the file stays). */
   kill(id: bigint): boolean {
-    return this.sessions.delete(id);
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    session.killed.abort(new Error(`session ${id} was killed`));
+    return true;
   }
 
   /** Closes whatever session is bound to that file. */
   closeFile(path: string): void {
-    for (const s of this.sessions.values()) if (s.filePath === path) this.sessions.delete(s.id);
+    for (const s of this.sessions.values()) if (s.filePath === path) this.kill(s.id);
   }
 
   touch(session: Session): void {

@@ -4,16 +4,26 @@
 import { z } from "zod";
 import type { ToolCall, ToolSchema } from "../model/types.ts";
 import type { ToolOutcome } from "../agent/events.ts";
-import type { ToolContext, ToolDispatcher } from "../agent/loop.ts";
+import type { ToolContext } from "../agent/loop.ts";
+import type { AgentDefinition } from "./agent-settings.ts";
+
+/** What a tool handler knows of the call beyond its arguments. */
+export interface ToolCallContext extends ToolContext {
+  /** The session's working directory, else the daemon's. */
+  cwd: string;
+  /** False in Send runs and delegated runs: nothing can carry a question to a user. */
+  streaming: boolean;
+  agentDef: AgentDefinition;
+}
 
 export interface Tool<I = unknown> {
   name: string;
   description: string;
   input: z.ZodType<I>;
-  handler(input: I, ctx: ToolContext): Promise<ToolOutcome | string>;
+  handler(input: I, ctx: ToolCallContext): Promise<ToolOutcome | string>;
 }
 
-export class ToolRegistry implements ToolDispatcher {
+export class ToolRegistry {
   private tools = new Map<string, Tool<never>>();
 
   /** Registers or replaces a tool of that name. */
@@ -33,9 +43,9 @@ export class ToolRegistry implements ToolDispatcher {
     return [...this.tools.keys()];
   }
 
-  /** Schemas for the model; `only` (when non-empty) restricts to those names that exist. */
+  /** Schemas for the model, sorted by name; `only` (when non-empty) restricts to those names that exist. */
   schemas(only: string[] = []): ToolSchema[] {
-    const picked = only.length > 0 ? only.filter((n) => this.tools.has(n)) : [...this.tools.keys()];
+    const picked = (only.length > 0 ? only.filter((n) => this.tools.has(n)) : [...this.tools.keys()]).sort();
     return picked.map((name) => {
       const tool = this.tools.get(name)!;
       const { $schema: _drop, ...parameters } = z.toJSONSchema(tool.input) as Record<string, unknown>;
@@ -43,7 +53,7 @@ export class ToolRegistry implements ToolDispatcher {
     });
   }
 
-  async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
+  async dispatch(call: ToolCall, ctx: ToolCallContext): Promise<ToolOutcome> {
     const tool = this.tools.get(call.name);
     if (!tool) return { output: `tool not available: ${call.name}`, isError: true };
     let raw: unknown;

@@ -16,7 +16,7 @@ export function agentHandlers(state: DaemonState): Handlers {
     name: a.name,
     description: a.description,
     config: "",
-    model: a.name === DEFAULT_AGENT ? state.runtime.activeModel : a.model,
+    model: a.name === DEFAULT_AGENT ? state.host.runtime.activeModel : a.model,
     maxIterations: a.maxIterations,
     thinking: a.thinking,
     members: a.members,
@@ -26,7 +26,7 @@ export function agentHandlers(state: DaemonState): Handlers {
     compactToolMaxLen: a.compactToolMaxLen,
   });
   const registered = (name: string) => {
-    const agent = state.runtime.agents.get(name);
+    const agent = state.host.runtime.agents.get(name);
     if (!agent) throw internal(`agent '${name}' was written but did not register; see the daemon log`);
     return { case: "agentInfo" as const, value: info(agent) };
   };
@@ -45,11 +45,11 @@ export function agentHandlers(state: DaemonState): Handlers {
   return {
     listAgents: () => ({
       case: "agentList",
-      value: { agents: [...state.runtime.agents.values()].sort((a, b) => a.name.localeCompare(b.name)).map(info) },
+      value: { agents: [...state.host.runtime.agents.values()].sort((a, b) => a.name.localeCompare(b.name)).map(info) },
     }),
 
     getAgent: ({ name }) => {
-      const agent = state.runtime.agents.get(name);
+      const agent = state.host.runtime.agents.get(name);
       if (!agent) throw notFound(`agent '${name}' not registered`);
       return { case: "agentInfo", value: info(agent) };
     },

@@ -16,8 +16,8 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
       case: "stats",
       value: {
         uptimeSecs: BigInt(Math.floor((Date.now() - state.startedAt) / 1000)),
-        activeSessions: state.sessions.size,
-        registeredAgents: state.runtime.agents.size,
+        activeSessions: state.host.sessions.size,
+        registeredAgents: state.host.runtime.agents.size,
         activeModel: state.config.config.system.crab.model ?? "",
       },
     }),

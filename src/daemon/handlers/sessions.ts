@@ -7,9 +7,12 @@ import { AgentNotRegisteredError, SessionNotFoundError, type ResolveRequest, typ
 import { conversationHistory, listConversations } from "../../session/conversations.ts";
 import { SessionFileError } from "../../session/file.ts";
 import { resolveSessionPath, SessionPathError } from "../../session/paths.ts";
-import { outcomeError, streamFrame, tokenUsage } from "../frames.ts";
+import { outcomeError, streamFrames, tokenUsage } from "../frames.ts";
 import type { DaemonState } from "../state.ts";
 import { startTurn } from "../turn.ts";
+
+/** How long ReplyToAsk waits for a question that is about to be asked (protocol.md §5.1). */
+const ASK_REPLY_GRACE_MS = 100;
 
 interface RunRequest {
   agent: string;
@@ -22,20 +25,22 @@ interface RunRequest {
 }
 
 export function sessionHandlers(state: DaemonState): Handlers {
-  const begin = async (req: RunRequest, ctx: RequestContext) => {
+  const begin = async (req: RunRequest, ctx: RequestContext, streaming: boolean) => {
     const session = await resolveSession(state, req);
-    const task = startTurn(
-      state.runtime,
-      session,
-      { content: req.content, sender: req.sender || undefined, signal: ctx.signal, warn: (m) => state.log.warn(m) },
-      (e) => state.onAgentEvent(session, e),
-    );
+    const task = startTurn(state.host, session, {
+      content: req.content,
+      sender: req.sender || undefined,
+      signal: ctx.signal,
+      stopTools: ctx.shutdown,
+      streaming,
+      warn: (m) => state.log.warn(m),
+    });
     return { session, task };
   };
 
   return {
     send: async (req, ctx) => {
-      const { session, task } = await begin(req, ctx);
+      const { session, task } = await begin(req, ctx, false);
       const outcome = await task.outcome;
       const error = outcomeError(outcome);
       if (error) throw internal(error);
@@ -54,15 +59,15 @@ export function sessionHandlers(state: DaemonState): Handlers {
 
     stream: (req, ctx) =>
       (async function* (): AsyncGenerator<Reply> {
-        const { session, task } = await begin(req, ctx);
+        const { session, task } = await begin(req, ctx, true);
         yield { case: "stream", value: { event: { case: "start", value: { agent: req.agent, session: session.id } } } };
-        for await (const e of task.events) yield streamFrame(req.agent, e);
+        for await (const e of task.events) yield* streamFrames(req.agent, e);
       })(),
 
     sessions: () => ({
       case: "sessions",
       value: {
-        sessions: state.sessions.list().map((s) => ({
+        sessions: state.host.sessions.list().map((s) => ({
           id: s.id,
           agent: s.agent,
           createdBy: s.createdBy,
@@ -75,7 +80,13 @@ export function sessionHandlers(state: DaemonState): Handlers {
     }),
 
     kill: ({ session }) => {
-      if (!state.sessions.kill(session)) throw notFound(`session ${session} not found`);
+      if (!state.host.sessions.kill(session)) throw notFound(`session ${session} not found`);
+      return { case: "pong", value: {} };
+    },
+
+    replyToAsk: async ({ session, content }) => {
+      const delivered = await state.host.asks.replyWhenPending(session, content, ASK_REPLY_GRACE_MS);
+      if (delivered === 0) throw notFound(`no pending ask_user for session ${session}`);
       return { case: "pong", value: {} };
     },
 
@@ -95,7 +106,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
 
     deleteConversation: ({ filePath }) => {
       const path = confined(state, filePath);
-      state.sessions.closeFile(path);
+      state.host.sessions.closeFile(path);
       try {
         rmSync(path);
       } catch (err) {
@@ -116,7 +127,7 @@ async function resolveSession(state: DaemonState, req: RunRequest): Promise<Sess
     cwd: req.cwd || undefined,
   };
   try {
-    return await state.sessions.resolve(resolve, (name) => state.runtime.agents.has(name));
+    return await state.host.sessions.resolve(resolve, (name) => state.host.runtime.agents.has(name));
   } catch (err) {
     if (err instanceof SessionNotFoundError || err instanceof AgentNotRegisteredError) throw notFound(err.message);
     throw fileError(err);

@@ -1,0 +1,64 @@
+// The host: what outlives a runtime reload — open sessions, pending ask_user
+// replies, the delegation limit — and runs delegated tasks (daemon.md §10.4).
+import { AskRegistry } from "./asks.ts";
+import { runTurn } from "./run.ts";
+import type { Runtime } from "./runtime.ts";
+import { Semaphore } from "./semaphore.ts";
+import { SessionTable } from "./sessions.ts";
+import type { TaskResult, TaskRunner } from "./tools/delegate.ts";
+
+export const DELEGATE_IDENTITY = "delegate";
+
+export class Host implements TaskRunner {
+  readonly asks = new AskRegistry();
+  readonly sessions: SessionTable;
+  readonly tasks = new Semaphore(4);
+  taskTimeoutSecs = 300;
+  /** The current runtime; swapped atomically on reload. */
+  runtime!: Runtime;
+
+  constructor(sessionsDir: string) {
+    this.sessions = new SessionTable(sessionsDir);
+  }
+
+  configureTasks(maxConcurrent: number, taskTimeoutSecs: number): void {
+    this.tasks.setLimit(maxConcurrent);
+    this.taskTimeoutSecs = taskTimeoutSecs;
+  }
+
+  async runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal): Promise<TaskResult> {
+    const runtime = this.runtime;
+    if (!runtime.agents.has(agent)) return { error: `agent '${agent}' not registered` };
+    let release: () => void;
+    try {
+      release = await this.tasks.acquire(parent);
+    } catch {
+      return { error: "task cancelled before it started" };
+    }
+    const secs = this.taskTimeoutSecs;
+    const timeout = secs > 0 ? AbortSignal.timeout(secs * 1000) : new AbortController().signal;
+    const signal = AbortSignal.any([parent, timeout]);
+    try {
+      const session = await this.sessions.create(agent, DELEGATE_IDENTITY);
+      const unlock = await session.lock.lock();
+      session.running = true;
+      try {
+        const turn = runTurn(runtime, this, session, { content: message, sender, signal, stopTools: signal, streaming: false, title: false });
+        let next = await turn.next();
+        while (!next.done) next = await turn.next();
+        const outcome = next.value;
+        if (timeout.aborted) return { error: `task timed out after ${secs}s` };
+        if (outcome.stopReason === "error" || outcome.stopReason === "aborted") return { error: outcome.error ?? "task failed" };
+        return { result: outcome.finalText };
+      } finally {
+        session.running = false;
+        unlock();
+        this.sessions.kill(session.id);
+      }
+    } catch (err) {
+      return { error: (err as Error).message };
+    } finally {
+      release();
+    }
+  }
+}

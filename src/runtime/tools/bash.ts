@@ -1,0 +1,129 @@
+// The bash tool (daemon.md §10.2): `bash -c` in the session's working
+// directory, in its own process group so a timeout or a Kill takes every
+// child with it; output capped and marked when cut.
+import { spawn } from "node:child_process";
+import { z } from "zod";
+import type { ToolOutcome } from "../../agent/events.ts";
+import type { Tool } from "../tools.ts";
+
+export const BASH_DEFAULT_TIMEOUT_SECS = 30;
+export const BASH_MAX_TIMEOUT_SECS = 600;
+/** Bytes kept of stdout and of stderr each. */
+export const BASH_OUTPUT_CAP = 64 * 1024;
+
+const input = z.object({
+  command: z.string().describe("shell command line, run with bash -c"),
+  env: z.record(z.string(), z.string()).default({}).describe("extra environment variables"),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .max(BASH_MAX_TIMEOUT_SECS)
+    .optional()
+    .describe(`seconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_SECS}, at most ${BASH_MAX_TIMEOUT_SECS})`),
+});
+
+export const bashTool: Tool<z.output<typeof input>> = {
+  name: "bash",
+  description:
+    "Run a shell command with bash -c in the session's working directory. Returns JSON {stdout, stderr, exit_code}; " +
+    "check exit_code. Output beyond 64 KiB per stream is cut and marked. Prefer short, non-interactive commands.",
+  input,
+  async handler(args, ctx) {
+    if (ctx.sender?.includes(":")) {
+      return { output: "bash is only available in the command line interface", isError: true };
+    }
+    return runBash(args.command, { cwd: ctx.cwd, env: args.env, timeoutSecs: args.timeout ?? BASH_DEFAULT_TIMEOUT_SECS, signal: ctx.signal });
+  },
+};
+
+export interface BashOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutSecs: number;
+  signal: AbortSignal;
+}
+
+export function runBash(command: string, options: BashOptions): Promise<ToolOutcome> {
+  return new Promise((resolve) => {
+    const result = (stdout: string, stderr: string, exitCode: number, isError: boolean): ToolOutcome => ({
+      output: JSON.stringify({ stdout, stderr, exit_code: exitCode }),
+      isError,
+    });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn("bash", ["-c", command], {
+        cwd: options.cwd,
+        env: { ...process.env, ...options.env },
+        detached: true, // own process group: kill(-pid) reaches every child
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (err) {
+      resolve(result("", `bash failed: ${(err as Error).message}`, -1, true));
+      return;
+    }
+    const out = new CappedBuffer(BASH_OUTPUT_CAP);
+    const errOut = new CappedBuffer(BASH_OUTPUT_CAP);
+    child.stdout?.on("data", (b: Buffer) => out.push(b));
+    child.stderr?.on("data", (b: Buffer) => errOut.push(b));
+    let ending: "timeout" | "cancelled" | undefined;
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      ending = "timeout";
+      killGroup();
+    }, options.timeoutSecs * 1000);
+    const onAbort = () => {
+      ending ??= "cancelled";
+      killGroup();
+    };
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+      resolve(result("", `bash failed: ${err.message}`, -1, true));
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+      if (ending === "timeout") resolve(result("", `bash timed out after ${options.timeoutSecs} seconds`, -1, true));
+      else if (ending === "cancelled") resolve(result(out.text(), `bash cancelled: ${errorReason(options.signal)}`, -1, true));
+      else resolve(result(out.text(), errOut.text(), signal ? -1 : (code ?? -1), false));
+    });
+  });
+}
+
+function errorReason(signal: AbortSignal): string {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r.message : "session ended";
+}
+
+/** Keeps the first `cap` bytes and counts the rest. */
+class CappedBuffer {
+  private chunks: Buffer[] = [];
+  private kept = 0;
+  private dropped = 0;
+
+  constructor(private readonly cap: number) {}
+
+  push(b: Buffer): void {
+    const room = this.cap - this.kept;
+    if (room > 0) {
+      const part = b.length <= room ? b : b.subarray(0, room);
+      this.chunks.push(part);
+      this.kept += part.length;
+    }
+    this.dropped += Math.max(0, b.length - Math.max(room, 0));
+  }
+
+  text(): string {
+    // Decoding replaces invalid UTF-8 (including a sequence cut at the cap).
+    const body = Buffer.concat(this.chunks).toString("utf8");
+    return this.dropped > 0 ? `${body}\n…[truncated ${this.dropped} bytes]` : body;
+  }
+}

@@ -1,0 +1,46 @@
+// The delegate tool (daemon.md §10.4): run member agents on tasks in fresh
+// sessions, in parallel up to [system.tasks] max_concurrent, each bounded by
+// task_timeout, and return their answers in input order.
+import { z } from "zod";
+import type { Tool } from "../tools.ts";
+
+const input = z.object({
+  tasks: z
+    .array(z.object({ agent: z.string().describe("target agent"), message: z.string().describe("the instruction") }))
+    .describe("tasks to run in parallel"),
+});
+
+export interface TaskResult {
+  result?: string;
+  error?: string;
+}
+
+/** What delegation needs of the host: run one task to completion. */
+export interface TaskRunner {
+  runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal): Promise<TaskResult>;
+}
+
+export function delegateTool(runner: TaskRunner): Tool<z.output<typeof input>> {
+  return {
+    name: "delegate",
+    description:
+      "Delegate tasks to other agents. They run in parallel in their own sessions; the call waits for all of them " +
+      "and returns a JSON array of {agent, result, error} in the order given.",
+    input,
+    async handler({ tasks }, ctx) {
+      if (tasks.length === 0) return { output: "no tasks provided", isError: true };
+      const members = ctx.agentDef.members;
+      if (members.length > 0) {
+        const outsider = tasks.find((t) => !members.includes(t.agent));
+        if (outsider) return { output: `agent '${outsider.agent}' is not in your members list`, isError: true };
+      }
+      const results = await Promise.all(
+        tasks.map(async (t) => {
+          const r = await runner.runTask(t.agent, t.message, ctx.sender, ctx.signal);
+          return { agent: t.agent, result: r.result ?? null, error: r.error ?? null };
+        }),
+      );
+      return JSON.stringify(results);
+    },
+  };
+}
