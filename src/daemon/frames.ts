@@ -3,16 +3,8 @@ import type { Usage } from "../model/types.ts";
 import type { Reply } from "../protocol/codec.ts";
 import type { TurnEvent, TurnOutcome } from "../runtime/run.ts";
 
-export interface TokenUsageInit {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  cacheHitTokens?: number;
-  cacheMissTokens?: number;
-  reasoningTokens?: number;
-}
-
-export function tokenUsage(u: Usage | undefined): TokenUsageInit {
+/** Usage as sent on the wire: always present, zeros when no round reported any. */
+export function tokenUsage(u: Usage | undefined): Usage {
   if (!u) return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   return { ...u };
 }

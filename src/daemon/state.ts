@@ -1,8 +1,11 @@
 // What the daemon's handlers share: paths, the loaded config, the host (open
 // sessions, pending asks, the current runtime), the event bus and the logger.
-import type { Host } from "../runtime/host.ts";
-import type { LoadedConfig } from "./config/load.ts";
-import type { EventBus } from "./event-bus.ts";
+import { mkdirSync, realpathSync } from "node:fs";
+import { Host } from "../runtime/host.ts";
+import { buildRuntime, NO_PROVIDER_HINT } from "./build-runtime.ts";
+import type { Env } from "./config/expand.ts";
+import { loadConfigFile, type LoadedConfig } from "./config/load.ts";
+import { EventBus } from "./event-bus.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 
@@ -15,4 +18,34 @@ export interface DaemonState {
   readonly events: EventBus;
   /** Rebuild from disk; throws (and keeps the old config and runtime) on failure. */
   reload(): Promise<void>;
+}
+
+/** Loads the config and builds the first runtime; throws when the config is unusable. */
+export async function createState(paths: HomePaths, env: Env, log: Logger): Promise<DaemonState> {
+  mkdirSync(paths.sessions, { recursive: true });
+  // Real path, so that files named by clients (resolved with realpath) compare equal.
+  const sessionsDir = realpathSync(paths.sessions);
+  const host = new Host(sessionsDir);
+  const events = new EventBus();
+  const build = (loaded: LoadedConfig) =>
+    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
+  const initial = loadConfigFile(paths.config, env);
+  host.runtime = await build(initial);
+  if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
+  const state: DaemonState = {
+    paths: { ...paths, sessions: sessionsDir },
+    log,
+    startedAt: Date.now(),
+    config: initial,
+    host,
+    events,
+    async reload() {
+      const loaded = loadConfigFile(paths.config, env);
+      const runtime = await build(loaded);
+      state.config = loaded;
+      host.runtime = runtime;
+      log.info("reloaded", { model: runtime.activeModel ?? "", agents: runtime.agents.size });
+    },
+  };
+  return state;
 }

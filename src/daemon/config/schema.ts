@@ -4,17 +4,9 @@
  * Messages are phrased to follow a `path: ` prefix (see load.ts).
  */
 import { z } from "zod";
+import { PROVIDER_KINDS, type ProviderKind } from "../../model/settings.ts";
 
-export const PROVIDER_KINDS = [
-  "openai",
-  "anthropic",
-  "google",
-  "bedrock",
-  "ollama",
-  "azure",
-  "llama_cpp",
-] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+export { PROVIDER_KINDS, type ProviderKind };
 
 const text = z.string({ error: "must be a string" });
 const flag = z.boolean({ error: "must be true or false" });

@@ -1,0 +1,15 @@
+// Every operation the daemon answers; the rest get "not implemented yet".
+import type { Handlers } from "../../protocol/server.ts";
+import type { DaemonState } from "../state.ts";
+import { agentHandlers } from "./agents.ts";
+import { lifecycleHandlers } from "./lifecycle.ts";
+import { sessionHandlers } from "./sessions.ts";
+
+export function daemonHandlers(state: DaemonState): Handlers {
+  return {
+    ...lifecycleHandlers(state),
+    ...sessionHandlers(state),
+    ...agentHandlers(state),
+    subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
+  };
+}
