@@ -112,8 +112,9 @@ test("a subscriber sees every event of two concurrent sessions, tagged with agen
   await client.createAgent("second", JSON.stringify({ description: "another agent" }));
   await Bun.sleep(50); // the subscription is registered before the runs start
   env.fake.script(
-    { toolCalls: [{ id: "e1", name: "bash", arguments: JSON.stringify({ command: "echo one" }) }], usage: { prompt: 1500, completion: 20, cacheHit: 1000 } },
-    { toolCalls: [{ id: "e2", name: "bash", arguments: JSON.stringify({ command: "echo two\necho more" }) }] },
+    // The tools sleep so that both sessions' first requests take the two tool turns.
+    { toolCalls: [{ id: "e1", name: "bash", arguments: JSON.stringify({ command: "echo one; sleep 0.3" }) }], usage: { prompt: 1500, completion: 20, cacheHit: 1000 } },
+    { toolCalls: [{ id: "e2", name: "bash", arguments: JSON.stringify({ command: "echo two; sleep 0.3\necho more" }) }] },
   );
   const c1 = await env.daemon.client();
   const c2 = await env.daemon.client();
@@ -133,7 +134,7 @@ test("a subscriber sees every event of two concurrent sessions, tagged with agen
     expect(kinds.at(-1)).toBe(AgentEventKind.DONE);
     const start = mine.find((e) => e.kind === AgentEventKind.TOOL_START)!;
     expect(start.toolCalls[0].name).toBe("bash");
-    expect(start.content).toMatch(/^bash\(echo (one|two)\)$/);
+    expect(start.content).toMatch(/^bash\(echo (one|two); sleep 0.3\)$/);
     const result = mine.find((e) => e.kind === AgentEventKind.TOOL_RESULT)!;
     expect(result.content).toMatch(/^\d+ms$/);
     expect(JSON.parse(result.toolOutput).exit_code).toBe(0);
