@@ -89,6 +89,16 @@ test("bad agent names and configs are refused with 400 and change nothing", asyn
   await client.deleteAgent("okname");
 });
 
+test("an agent with thinking on asks the provider for reasoning", async () => {
+  await client.createAgent("thinker", JSON.stringify({ thinking: true }));
+  await client.send({ agent: "thinker", content: "ponder" });
+  const body = env.fake.requests.filter((q) => q.body?.stream === true).at(-1)!.body;
+  expect(body.reasoning_effort).toBe("high");
+  await client.send({ agent: "crab", content: "no pondering" });
+  expect(env.fake.requests.filter((q) => q.body?.stream === true).at(-1)!.body.reasoning_effort).toBeUndefined();
+  await client.deleteAgent("thinker");
+});
+
 test("a run that calls tools every round stops at max_iterations without an error", async () => {
   await client.createAgent("looper", JSON.stringify({ max_iterations: 2 }));
   const call = (i: number) => ({ toolCalls: [{ id: `loop${i}`, name: "nothing_here", arguments: "{}" }] });

@@ -98,6 +98,15 @@ test("a bash command that never ends is killed at its timeout with all its child
   expect(ps.split("\n").filter((l) => l.includes(marker) && !l.includes("ps -eo"))).toEqual([]);
 });
 
+test("bash output beyond the cap is cut and marked", async () => {
+  env.fake.script({ toolCalls: [bash("big", "head -c 100000 /dev/zero | tr '\\0' a")] }, { text: "big" });
+  const result = (await run("big output")).find((e) => e.case === "toolResult")!;
+  if (result.case !== "toolResult") throw new Error("no result");
+  const stdout: string = JSON.parse(result.value.output).stdout;
+  expect(stdout.startsWith("a".repeat(65536))).toBe(true);
+  expect(stdout.endsWith(`\n…[truncated ${100000 - 65536} bytes]`)).toBe(true);
+});
+
 test("invalid arguments and unknown tools are error results, nothing runs", async () => {
   env.fake.script(
     { toolCalls: [{ id: "x1", name: "bash", arguments: '{"cmd": 1}' }, { id: "x2", name: "teleport", arguments: "{}" }, { id: "x3", name: "bash", arguments: "not json" }] },
