@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { connect, describeEndpoint, type Endpoint } from "../transport/connect.ts";
 import { Client } from "../protocol/client.ts";
-import { homePaths, resolveHome } from "../daemon/home.ts";
+import { homePaths, resolveHome } from "../daemon/paths.ts";
 
 export interface ConnectOptions {
   tcp?: boolean;

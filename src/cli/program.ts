@@ -5,6 +5,12 @@ import type { ConnectOptions } from "./connect.ts";
 import { registerDaemonCommands } from "./commands/daemon.ts";
 import { registerStatusCommands } from "./commands/status.ts";
 import { registerConfigCommands } from "./commands/config.ts";
+import { registerSendCommand } from "./commands/send.ts";
+import { registerChatCommand } from "./commands/chat.ts";
+import { registerSessionCommands } from "./commands/sessions.ts";
+import { registerConversationCommands } from "./commands/conversations.ts";
+import { registerAgentCommands } from "./commands/agents.ts";
+import { registerEventsCommand } from "./commands/events.ts";
 
 export function buildProgram(): Command {
   const program = new Command("crabtalk")
@@ -22,11 +28,20 @@ Examples:
   crabtalk daemon             run the daemon in this terminal
   crabtalk start              run it in the background
   crabtalk ping               check it answers
+  crabtalk send "hello"       one message, answer on stdout
+  crabtalk chat               talk interactively
+  crabtalk events --json      watch every agent event live
   crabtalk config get system.crab.model`,
     );
   const conn = (): ConnectOptions => ({ tcp: Boolean(program.opts().tcp) });
   registerDaemonCommands(program);
   registerStatusCommands(program, conn);
   registerConfigCommands(program, conn);
+  registerSendCommand(program, conn);
+  registerChatCommand(program, conn);
+  registerSessionCommands(program, conn);
+  registerConversationCommands(program, conn);
+  registerAgentCommands(program, conn);
+  registerEventsCommand(program, conn);
   return program;
 }

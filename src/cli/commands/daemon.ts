@@ -2,9 +2,7 @@
 import type { Command } from "commander";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
-import { runDaemon } from "../../daemon/daemon.ts";
-import { DaemonAlreadyRunningError } from "../../daemon/endpoints.ts";
-import { homePaths, resolveHome } from "../../daemon/home.ts";
+import { homePaths, resolveHome } from "../../daemon/paths.ts";
 import { connectClient } from "../connect.ts";
 import { action } from "./run.ts";
 
@@ -17,6 +15,9 @@ export function registerDaemonCommands(program: Command): void {
     .option("-v, --verbose", "log debug detail")
     .action(
       action(async (opts: { verbose?: boolean }) => {
+        // Loaded here, not at startup: client commands never pay for the daemon's code.
+        const { runDaemon } = await import("../../daemon/daemon.ts");
+        const { DaemonAlreadyRunningError } = await import("../../daemon/endpoints.ts");
         try {
           // Exit explicitly: a stray handle must not keep a stopped daemon alive.
           process.exit(await runDaemon({ logLevel: opts.verbose ? "debug" : "info" }));

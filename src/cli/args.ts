@@ -1,0 +1,32 @@
+// Parsers and checks for command-line values shared by several commands.
+import { InvalidArgumentError } from "commander";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+
+/** `--session N`: a session id as printed by `crabtalk sessions`. */
+export function parseSessionId(value: string): bigint {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError("a session id is a whole number (see crabtalk sessions)");
+  return BigInt(value.trim());
+}
+
+/** `--cwd DIR`: an existing directory, made absolute. */
+export function parseDirectory(value: string): string {
+  const dir = resolve(value);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new InvalidArgumentError(`no such directory: ${dir}`);
+  }
+  if (!isDir) throw new InvalidArgumentError(`not a directory: ${dir}`);
+  return dir;
+}
+
+/** The message argument, or standard input when it is missing or `-`. */
+export async function readMessage(arg: string | undefined): Promise<string> {
+  if (arg !== undefined && arg !== "-") return arg;
+  if (process.stdin.isTTY) process.stderr.write("(type the message, then Ctrl-D on an empty line)\n");
+  const text = (await Bun.stdin.text()).replace(/\s+$/, "");
+  if (!text.trim()) throw new Error("empty message: give it as an argument or on standard input");
+  return text;
+}

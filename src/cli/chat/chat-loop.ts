@@ -1,0 +1,125 @@
+// The interactive chat: read a line, stream the answer, repeat. On a terminal
+// it draws a prompt, dims thinking and tool activity and handles Ctrl-C; in a
+// pipe it reads one message per line and writes only the answers to stdout
+// (thinking, tools and notes go to stderr).
+import type { AskUserEvent } from "../../protocol/gen/crabtalk_pb.ts";
+import { collectAnswers, declineAsk, sendReply } from "../ask/ask-user.ts";
+import { connectClient, withClient, type ConnectOptions } from "../connect.ts";
+import { LineInput } from "../line-input.ts";
+import { describeFailure, runStream, stoppedAtIterationLimit, type StreamOutcome } from "../stream/run-stream.ts";
+import { Out, TerminalView } from "../stream/terminal-view.ts";
+import { runSlashCommand } from "./slash-commands.ts";
+import { enteredSession, nextRequest, type ChatState } from "./state.ts";
+
+export async function runChat(state: ChatState, conn: ConnectOptions): Promise<number> {
+  // Fail at once (exit 2 with the hint) rather than after the first message.
+  await withClient(conn, (client) => client.ping());
+  const input = new LineInput();
+  const interactive = input.terminal;
+  const stdout = new Out(process.stdout);
+  const notes = interactive ? stdout : new Out(process.stderr);
+  const view = new TerminalView({ text: stdout, thinking: notes, tools: notes, toolOutput: true });
+  const note = (text: string, color: (s: string) => string = notes.style.dim) => {
+    view.finish();
+    view.line(notes, "note", color(text));
+  };
+  let failed = false;
+
+  if (interactive) {
+    note(`chatting with ${state.agent}: /help for commands, Ctrl-C stops an answer, Ctrl-D quits`);
+  }
+  try {
+    for (;;) {
+      const read = await input.read(`${stdout.style.dim(state.agent)}${stdout.style.cyan("› ")}`);
+      if (read.kind !== "line") break;
+      const line = read.text.trim();
+      if (!line) continue;
+      if (line.startsWith("/")) {
+        const slash = await runSlashCommand(line, state, conn).catch((err: unknown) => ({
+          kind: "done" as const,
+          output: `error: ${err instanceof Error ? err.message : String(err)}`,
+        }));
+        if (slash.kind === "quit") break;
+        if (slash.kind === "done") {
+          note(slash.output, (s) => s);
+          continue;
+        }
+      }
+      if (!(await turn(line))) failed = true;
+    }
+  } finally {
+    view.finish();
+    input.close();
+  }
+  return failed && !interactive ? 1 : 0;
+
+  /** One message and its answer; false when it failed. */
+  async function turn(content: string): Promise<boolean> {
+    let outcome = await stream(content);
+    if (outcome.failure?.code === 404 && state.session !== undefined && /session \d+ not found/.test(outcome.failure.message)) {
+      // The daemon restarted or the session was killed: continue the latest conversation instead.
+      note(`session ${state.session} is gone; continuing your latest conversation with ${state.agent}`);
+      state.session = undefined;
+      outcome = await stream(content);
+    }
+    view.finish();
+    if (outcome.interrupted) {
+      note(
+        outcome.session === undefined
+          ? "stopped waiting for the answer"
+          : `stopped waiting for the answer; session ${outcome.session} stays open`,
+      );
+      return true;
+    }
+    if (outcome.failure) {
+      note(`error: ${describeFailure(outcome.failure)}`, notes.style.red);
+      return false;
+    }
+    if (outcome.end?.error) {
+      note(`error: ${outcome.end.error}`, notes.style.red);
+      return false;
+    }
+    return true;
+  }
+
+  async function stream(content: string): Promise<StreamOutcome> {
+    let client;
+    try {
+      client = await connectClient(conn);
+    } catch (err) {
+      return { failure: { message: (err as Error).message }, interrupted: false, toolSteps: 0, endedAfterTools: false };
+    }
+    const stop = new AbortController();
+    input.onBusyInterrupt(() => stop.abort());
+    const onAsk = async (ask: AskUserEvent, session: bigint) => {
+      view.finish();
+      const answer = await collectAnswers(ask, { input, say: (l) => view.line(notes, "ask", l), style: notes.style });
+      if (answer === null) {
+        await declineAsk(conn, session, ask, "the user did not answer");
+        stop.abort();
+        return;
+      }
+      await sendReply(conn, session, answer).catch((err: unknown) =>
+        note(`could not deliver the answer: ${err instanceof Error ? err.message : String(err)}`, notes.style.red),
+      );
+    };
+    try {
+      const outcome = await runStream(client, nextRequest(state, content), {
+        onEvent: (event) => {
+          if (event.event.case === "start") enteredSession(state, event.event.value.session);
+          view.render(event);
+        },
+        onAsk,
+      }, stop.signal);
+      const agent = outcome.end?.agent || state.agent;
+      if (await stoppedAtIterationLimit(outcome, async () => (await client.getAgent(agent)).maxIterations)) {
+        view.finish();
+        note("stopped at the agent's iteration limit; send another message to let it go on", notes.style.yellow);
+      }
+      return outcome;
+    } finally {
+      input.onBusyInterrupt(() => {});
+      await client.close();
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// `crabtalk agents list|show|create|update|delete` over the agent operations.
+import { InvalidArgumentError, type Command } from "commander";
+import type { AgentInfo } from "../../protocol/gen/crabtalk_pb.ts";
+import { applyFlags, configFromInfo, configFromSource, type AgentConfigFlags } from "../agent-config.ts";
+import { withClient, type ConnectOptions } from "../connect.ts";
+import { agentsTable } from "../listings.ts";
+import { toPlain } from "../plain-json.ts";
+import { action } from "./run.ts";
+
+type WriteOptions = AgentConfigFlags & { print?: boolean };
+
+export function registerAgentCommands(program: Command, conn: () => ConnectOptions): void {
+  const agents = program
+    .command("agents")
+    .description("list, show, create, update and delete agents")
+    .addHelpText(
+      "after",
+      `
+Agents live in local/CrabTalk.toml ([agents.NAME]) with their prompt in
+local/agents/NAME.md; changes take effect at once. The default agent crab is
+configured in config.toml ([system.crab]), see crabtalk config.`,
+    );
+
+  agents
+    .command("list")
+    .description("list registered agents")
+    .option("--json", "print a JSON array")
+    .action(
+      action(async (opts: { json?: boolean }) => {
+        const list = await withClient(conn(), (client) => client.listAgents());
+        console.log(opts.json ? JSON.stringify(toPlain(list)) : agentsTable(list));
+      }),
+    );
+
+  agents
+    .command("show")
+    .description("show one agent's settings")
+    .argument("<name>", "agent name")
+    .option("--json", "print a JSON object")
+    .action(
+      action(async (name: string, opts: { json?: boolean }) => {
+        const info = await withClient(conn(), (client) => client.getAgent(name));
+        console.log(opts.json ? JSON.stringify(toPlain(info)) : describeAgent(info));
+      }),
+    );
+
+  configFlags(
+    agents
+      .command("create")
+      .description("create an agent (an empty prompt file is created if it has none)")
+      .argument("<name>", "letters, digits and -, up to 64 characters"),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  crabtalk agents create reviewer --description "reviews diffs" --model gpt-4o
+  crabtalk agents create planner --json '{"thinking": true, "max_iterations": 40}'`,
+    )
+    .action(
+      action(async (name: string, opts: WriteOptions) => {
+        const config = applyFlags((await configFromSource(opts)) ?? {}, opts);
+        const info = await withClient(conn(), (client) => client.createAgent(name, JSON.stringify(config)));
+        console.log(`created agent ${info.name}`);
+      }),
+    );
+
+  configFlags(
+    agents
+      .command("update")
+      .description("change an agent's settings")
+      .argument("<name>", "agent name"),
+  )
+    .addHelpText(
+      "after",
+      `
+With --json or --file the given config replaces the whole agent config (keys
+left out get their defaults); flags then override single keys. With flags
+only, the agent's current settings are kept and just those keys change.`,
+    )
+    .action(
+      action(async (name: string, opts: WriteOptions) => {
+        const info = await withClient(conn(), async (client) => {
+          const base = (await configFromSource(opts)) ?? configFromInfo(await client.getAgent(name));
+          return client.updateAgent(name, JSON.stringify(applyFlags(base, opts)));
+        });
+        console.log(`updated agent ${info.name}`);
+      }),
+    );
+
+  agents
+    .command("delete")
+    .description("remove an agent from local/CrabTalk.toml (its prompt file stays)")
+    .argument("<name>", "agent name")
+    .addHelpText(
+      "after",
+      `
+If local/agents/NAME.md still exists, the agent stays registered with default
+settings; delete that file too to remove it completely.`,
+    )
+    .action(
+      action(async (name: string) => {
+        await withClient(conn(), (client) => client.deleteAgent(name));
+        console.log(`deleted agent ${name}`);
+      }),
+    );
+}
+
+function configFlags(cmd: Command): Command {
+  return cmd
+    .option("--json <config>", 'agent config as JSON, e.g. \'{"description": "…", "model": "gpt-4o"}\'')
+    .option("--file <path>", "read the agent config JSON from a file (- for standard input)")
+    .option("--description <text>", "what the agent is for (shown to other agents)")
+    .option("--model <name>", "model to use (default: the active model)")
+    .option("--max-iterations <n>", "tool-calling steps before a run stops", parsePositive)
+    .option("--thinking", "request reasoning from the model")
+    .option("--no-thinking", "do not request reasoning")
+    .option("--members <names>", "agents it may delegate to, comma-separated", (v: string) =>
+      v.split(",").map((s) => s.trim()).filter(Boolean),
+    );
+}
+
+function parsePositive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a whole number of at least 1");
+  return n;
+}
+
+function describeAgent(a: AgentInfo): string {
+  const rows: [string, string][] = [
+    ["name", a.name],
+    ["description", a.description || "-"],
+    ["model", a.model ?? "(the active model)"],
+    ["max_iterations", String(a.maxIterations)],
+    ["thinking", a.thinking ? "yes" : "no"],
+    ["members", a.members.join(", ") || "-"],
+    ["skills", a.skills.join(", ") || "-"],
+    ["mcps", a.mcps.join(", ") || "-"],
+    ["compact_threshold", a.compactThreshold === undefined ? "off" : String(a.compactThreshold)],
+    ["compact_tool_max_len", String(a.compactToolMaxLen)],
+  ];
+  return rows.map(([k, v]) => `${`${k}:`.padEnd(22)}${v}`).join("\n");
+}

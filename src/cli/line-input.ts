@@ -1,0 +1,98 @@
+// Line-by-line input for chat and ask_user answers. On a terminal it is a
+// readline prompt (editing, Ctrl-C, Ctrl-D); in a pipe it just yields lines,
+// buffering the ones that arrive while an answer is still streaming.
+import { createInterface, type Interface } from "node:readline";
+
+export type ReadResult = { kind: "line"; text: string } | { kind: "eof" } | { kind: "interrupt" };
+
+export interface LineInputOptions {
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where a terminal prompt is drawn. */
+  output?: NodeJS.WritableStream;
+  /** Defaults to whether `input` is a terminal. */
+  terminal?: boolean;
+}
+
+export class LineInput {
+  readonly terminal: boolean;
+  private readonly rl: Interface;
+  private readonly output: NodeJS.WritableStream;
+  private readonly lines: string[] = [];
+  private ended = false;
+  private waiter: ((r: ReadResult) => void) | undefined;
+  private busyInterrupt: () => void = () => {};
+  private readonly onSignal = () => this.interrupt();
+
+  constructor(options: LineInputOptions = {}) {
+    const input = options.input ?? process.stdin;
+    this.terminal = options.terminal ?? Boolean(input.isTTY);
+    this.output = options.output ?? process.stdout;
+    this.rl = createInterface({
+      input,
+      output: this.terminal ? this.output : undefined,
+      terminal: this.terminal,
+    });
+    this.rl.on("line", (line) => this.deliver({ kind: "line", text: line }));
+    this.rl.on("close", () => {
+      this.ended = true;
+      this.deliver({ kind: "eof" });
+    });
+    // On a terminal readline turns Ctrl-C into this event; in a pipe it is a real signal.
+    this.rl.on("SIGINT", this.onSignal);
+    process.on("SIGINT", this.onSignal);
+  }
+
+  /** The next line (prompting on a terminal), end of input, or Ctrl-C. */
+  read(prompt = ""): Promise<ReadResult> {
+    const queued = this.lines.shift();
+    if (queued !== undefined) return Promise.resolve({ kind: "line", text: queued });
+    if (this.ended) return Promise.resolve({ kind: "eof" });
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+      if (this.terminal) {
+        this.rl.setPrompt(prompt);
+        this.rl.prompt();
+      }
+    });
+  }
+
+  /** What Ctrl-C does while no read is waiting (e.g. stop the answer being streamed). */
+  onBusyInterrupt(handler: () => void): void {
+    this.busyInterrupt = handler;
+  }
+
+  close(): void {
+    process.off("SIGINT", this.onSignal);
+    this.rl.close();
+  }
+
+  private interrupt(): void {
+    if (!this.waiter) {
+      this.busyInterrupt();
+      return;
+    }
+    if (this.terminal && this.rl.line.length > 0) {
+      // Ctrl-C on a half-typed line discards it, like a shell.
+      this.rl.write(null, { ctrl: true, name: "e" });
+      this.rl.write(null, { ctrl: true, name: "u" });
+      return;
+    }
+    // Leave the abandoned prompt's line, as a shell does after ^C.
+    if (this.terminal) this.output.write("\n");
+    this.settle({ kind: "interrupt" });
+  }
+
+  private deliver(result: ReadResult): void {
+    if (result.kind === "line" && !this.waiter) {
+      this.lines.push(result.text);
+      return;
+    }
+    this.settle(result);
+  }
+
+  private settle(result: ReadResult): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.(result);
+  }
+}

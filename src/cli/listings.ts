@@ -1,0 +1,52 @@
+// Tables for the list commands (sessions, conversations, agents).
+import { basename } from "node:path";
+import type { AgentInfo, ConversationInfo, SessionInfo } from "../protocol/gen/crabtalk_pb.ts";
+import { formatDuration } from "./commands/status.ts";
+import { formatTable, oneLine } from "./table.ts";
+
+const TITLE_MAX = 50;
+
+export function sessionsTable(sessions: SessionInfo[]): string {
+  if (sessions.length === 0) return "no open sessions";
+  return formatTable(
+    ["ID", "AGENT", "CREATED_BY", "MESSAGES", "ALIVE", "ACTIVE", "TITLE"],
+    sessions.map((s) => [
+      String(s.id),
+      s.agent,
+      s.createdBy,
+      String(s.messageCount),
+      formatDuration(Number(s.aliveSecs)),
+      s.active ? "yes" : "no",
+      oneLine(s.title, TITLE_MAX),
+    ]),
+  );
+}
+
+export function conversationsTable(conversations: ConversationInfo[]): string {
+  if (conversations.length === 0) return "no conversations";
+  return formatTable(
+    ["DATE", "AGENT", "SENDER", "SEQ", "MESSAGES", "FILE"],
+    conversations.map((c) => [
+      c.date,
+      c.agent,
+      c.sender,
+      String(c.seq),
+      String(c.messageCount),
+      basename(c.filePath),
+    ]),
+  );
+}
+
+export function agentsTable(agents: AgentInfo[]): string {
+  if (agents.length === 0) return "no agents";
+  return formatTable(
+    ["NAME", "MODEL", "MAX_ITER", "THINKING", "DESCRIPTION"],
+    agents.map((a) => [
+      a.name,
+      a.model ?? "(active)",
+      String(a.maxIterations),
+      a.thinking ? "yes" : "no",
+      oneLine(a.description, TITLE_MAX),
+    ]),
+  );
+}

@@ -1,0 +1,92 @@
+// Runs one StreamMsg to its end and reports what happened; rendering and
+// ask_user answers are the caller's (protocol.md §6.1, §8).
+import { DaemonError, type Client } from "../../protocol/client.ts";
+import type { AskUserEvent, StreamEnd, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
+
+export type StreamRequest = Parameters<Client["stream"]>[0];
+
+export interface StreamHandlers {
+  /** Every event, in order, as it arrives. */
+  onEvent(event: StreamEvent): void;
+  /** Get the answers and send them (on another connection); the stream waits meanwhile. */
+  onAsk?(ask: AskUserEvent, session: bigint): Promise<void>;
+}
+
+export interface StreamOutcome {
+  /** From `start`; undefined when the daemon refused before starting. */
+  session?: bigint;
+  end?: StreamEnd;
+  /** An ErrorMsg (with its code), a dropped connection, or a failed ask_user. */
+  failure?: { message: string; code?: number };
+  /** The caller aborted (Ctrl-C): we stopped reading; the run may go on. */
+  interrupted: boolean;
+  /** Steps that called tools (one `tools_complete` each). */
+  toolSteps: number;
+  /** A `tools_complete` came after the last text chunk. */
+  endedAfterTools: boolean;
+}
+
+/** The chunk the daemon sends after auto-compaction; it is not answer text. */
+const COMPACTED = "\n[context compacted]\n";
+
+export async function runStream(
+  client: Client,
+  request: StreamRequest,
+  handlers: StreamHandlers,
+  signal?: AbortSignal,
+): Promise<StreamOutcome> {
+  const outcome: StreamOutcome = { interrupted: false, toolSteps: 0, endedAfterTools: false };
+  const stop = () => void client.close();
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    if (signal?.aborted) throw new Error("interrupted");
+    for await (const event of client.stream(request)) {
+      handlers.onEvent(event);
+      const e = event.event;
+      switch (e.case) {
+        case "start":
+          outcome.session = e.value.session;
+          break;
+        case "chunk":
+          if (e.value.content && e.value.content !== COMPACTED) outcome.endedAfterTools = false;
+          break;
+        case "toolsComplete":
+          outcome.toolSteps++;
+          outcome.endedAfterTools = true;
+          break;
+        case "askUser":
+          if (handlers.onAsk && outcome.session !== undefined) await handlers.onAsk(e.value, outcome.session);
+          break;
+        case "end":
+          outcome.end = e.value;
+          break;
+      }
+    }
+  } catch (err) {
+    if (signal?.aborted) outcome.interrupted = true;
+    else if (err instanceof DaemonError) outcome.failure = { message: err.message, code: err.code };
+    else outcome.failure = { message: err instanceof Error ? err.message : String(err) };
+  } finally {
+    signal?.removeEventListener("abort", stop);
+  }
+  return outcome;
+}
+
+/**
+ * Whether the run stopped at the agent's max_iterations. The wire has no
+ * marker (the daemon ends such a run with an empty error, daemon.md §8.2), so:
+ * the last step called tools and no text followed; when the agent's limit is
+ * known, the number of tool steps must also have reached it.
+ */
+export async function stoppedAtIterationLimit(
+  outcome: StreamOutcome,
+  maxIterations: () => Promise<number>,
+): Promise<boolean> {
+  if (!outcome.end || outcome.end.error || !outcome.endedAfterTools) return false;
+  const limit = await maxIterations().catch(() => 0);
+  return limit > 0 ? outcome.toolSteps >= limit : true;
+}
+
+export function describeFailure(failure: { message: string; code?: number }): string {
+  return failure.code === undefined ? failure.message : `${failure.message} (error ${failure.code})`;
+}

@@ -1,0 +1,124 @@
+// Renders stream events for people: answer text as it arrives, thinking and
+// tool activity where the caller wants them (or nowhere). Keeps lines tidy
+// when several kinds of output share one terminal.
+import type { StreamEvent, ToolCallInfo } from "../../protocol/gen/crabtalk_pb.ts";
+import { styleFor, type Style } from "../style.ts";
+import { describeCall, describeResult } from "./tool-summary.ts";
+
+export interface RawStream {
+  write(s: string): unknown;
+  isTTY?: boolean;
+}
+
+/** One output stream and whether its current line is unfinished. */
+export class Out {
+  readonly style: Style;
+  private lastChar = "\n";
+  private kind = "";
+
+  constructor(private readonly raw: RawStream) {
+    this.style = styleFor(raw);
+  }
+
+  get tty(): boolean {
+    return Boolean(this.raw.isTTY);
+  }
+
+  get midLine(): boolean {
+    return this.lastChar !== "\n";
+  }
+
+  get lineKind(): string {
+    return this.kind;
+  }
+
+  put(s: string, kind: string): void {
+    if (!s) return;
+    this.raw.write(s);
+    // Trailing colour codes do not move the cursor: look past them.
+    this.lastChar = s.replace(/(\x1b\[[0-9;]*m)+$/, "").at(-1) ?? this.lastChar;
+    this.kind = kind;
+  }
+}
+
+export interface TerminalViewOptions {
+  text: Out;
+  /** Where thinking goes, dimmed; undefined hides it. */
+  thinking?: Out;
+  /** Where tool calls and results go; undefined hides them. */
+  tools?: Out;
+  /** Show the first line of each tool result's output. */
+  toolOutput?: boolean;
+}
+
+export class TerminalView {
+  private pendingCalls: ToolCallInfo[] = [];
+  private callsInStep = 0;
+
+  constructor(private readonly o: TerminalViewOptions) {}
+
+  render(event: StreamEvent): void {
+    const e = event.event;
+    switch (e.case) {
+      case "chunk":
+        this.emit(this.o.text, "text", e.value.content);
+        break;
+      case "thinking":
+        if (this.o.thinking) this.emit(this.o.thinking, "thinking", this.o.thinking.style.dim(e.value.content));
+        break;
+      case "toolStart":
+        // The early names-only frame is replaced by the full one (protocol.md §8).
+        this.pendingCalls = e.value.calls;
+        break;
+      case "askUser":
+        this.flushCalls();
+        break;
+      case "toolResult": {
+        this.flushCalls();
+        const out = this.o.tools;
+        if (!out) break;
+        const line = describeResult(e.value, { withId: this.callsInStep > 1, withOutput: Boolean(this.o.toolOutput) });
+        const styled = e.value.isError ? out.style.red(line) : out.style.dim(line);
+        this.line(out, "tool", `  ${styled}`);
+        break;
+      }
+      case "toolsComplete":
+        this.flushCalls();
+        this.callsInStep = 0;
+        break;
+    }
+  }
+
+  /** Prints a whole line on `out`, first ending any unfinished line it would break into. */
+  line(out: Out, kind: string, text: string): void {
+    this.emit(out, kind, `${text}\n`);
+  }
+
+  /** Ends every unfinished line (after a run, before a prompt or a question). */
+  finish(): void {
+    for (const out of this.outs()) if (out.midLine) out.put("\n", out.lineKind);
+  }
+
+  private flushCalls(): void {
+    if (this.pendingCalls.length === 0) return;
+    const calls = this.pendingCalls;
+    this.pendingCalls = [];
+    this.callsInStep = calls.length;
+    const out = this.o.tools;
+    if (!out) return;
+    for (const call of calls) this.line(out, "tool", out.style.cyan(`⚙ ${describeCall(call)}`));
+  }
+
+  private emit(out: Out, kind: string, s: string): void {
+    if (!s) return;
+    for (const other of this.outs()) {
+      const shares = other === out || (other.tty && out.tty);
+      if (shares && other.midLine && other.lineKind !== kind) other.put("\n", other.lineKind);
+    }
+    out.put(s, kind);
+  }
+
+  private outs(): Out[] {
+    return [...new Set([this.o.text, this.o.thinking, this.o.tools].filter((o): o is Out => o !== undefined))];
+  }
+}
