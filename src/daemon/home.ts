@@ -3,87 +3,14 @@
  * old or empty one up to the current layout on start (daemon.md §1, §1.1).
  */
 import fs from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { homePaths, type HomePaths } from "./paths.ts";
+
+export { homePaths, resolveHome, type HomePaths } from "./paths.ts";
 import { parse } from "smol-toml";
 import { CONFIG_TEMPLATE } from "./config/template.ts";
 import { appendTables, removeTables } from "./config/toml-edit.ts";
 import { writeFileAtomic } from "./config/write.ts";
-
-/** `$CRABTALK_HOME` if set and non-empty, else `~/.crabtalk`; always absolute. */
-export function resolveHome(env: Record<string, string | undefined> = process.env): string {
-  const explicit = env.CRABTALK_HOME;
-  if (explicit) return resolve(explicit);
-  return join(env.HOME || homedir(), ".crabtalk");
-}
-
-/** Every path of the §1 table. */
-export interface HomePaths {
-  home: string;
-  config: string;
-  crabMd: string;
-  localDir: string;
-  localManifest: string;
-  localAgents: string;
-  localSkills: string;
-  packages: string;
-  cacheRepos: string;
-  hub: string;
-  sessions: string;
-  memoryDir: string;
-  memoryIndex: string;
-  memoryEntries: string;
-  crons: string;
-  cronsTmp: string;
-  runDir: string;
-  socket: string;
-  portFile: string;
-  /** `run/crabtalk.pid` (ours: lets `crabtalk stop` find a background daemon). */
-  pidFile: string;
-  logsDir: string;
-  daemonLog: string;
-  tokensDir: string;
-  history: string;
-  /** `run/<component>.port` (§14.4). */
-  componentPort(component: string): string;
-  /** `logs/<service>.log`. */
-  serviceLog(service: string): string;
-  /** `tokens/<mcp>.json`. */
-  tokenFile(mcp: string): string;
-}
-
-export function homePaths(home: string): HomePaths {
-  const at = (...parts: string[]) => join(home, ...parts);
-  return {
-    home,
-    config: at("config.toml"),
-    crabMd: at("Crab.md"),
-    localDir: at("local"),
-    localManifest: at("local", "CrabTalk.toml"),
-    localAgents: at("local", "agents"),
-    localSkills: at("local", "skills"),
-    packages: at("packages"),
-    cacheRepos: at(".cache", "repos"),
-    hub: at("hub"),
-    sessions: at("sessions"),
-    memoryDir: at("memory"),
-    memoryIndex: at("memory", "MEMORY.md"),
-    memoryEntries: at("memory", "entries"),
-    crons: at("crons.toml"),
-    cronsTmp: at("crons.toml.tmp"),
-    runDir: at("run"),
-    socket: at("run", "crabtalk.sock"),
-    portFile: at("run", "crabtalk.port"),
-    pidFile: at("run", "crabtalk.pid"),
-    logsDir: at("logs"),
-    daemonLog: at("logs", "daemon.log"),
-    tokensDir: at("tokens"),
-    history: at("history"),
-    componentPort: (component) => at("run", `${component}.port`),
-    serviceLog: (service) => at("logs", `${service}.log`),
-    tokenFile: (mcp) => at("tokens", `${mcp}.json`),
-  };
-}
 
 export type HomeLog = (message: string) => void;
 

@@ -1,0 +1,79 @@
+// Where everything of a daemon home lives (daemon.md §1). Pure path logic,
+// shared by the daemon and by CLI clients that need the socket or port file.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** `$CRABTALK_HOME` if set and non-empty, else `~/.crabtalk`; always absolute. */
+export function resolveHome(env: Record<string, string | undefined> = process.env): string {
+  const explicit = env.CRABTALK_HOME;
+  if (explicit) return resolve(explicit);
+  return join(env.HOME || homedir(), ".crabtalk");
+}
+
+/** Every path of the §1 table. */
+export interface HomePaths {
+  home: string;
+  config: string;
+  crabMd: string;
+  localDir: string;
+  localManifest: string;
+  localAgents: string;
+  localSkills: string;
+  packages: string;
+  cacheRepos: string;
+  hub: string;
+  sessions: string;
+  memoryDir: string;
+  memoryIndex: string;
+  memoryEntries: string;
+  crons: string;
+  cronsTmp: string;
+  runDir: string;
+  socket: string;
+  portFile: string;
+  /** `run/crabtalk.pid` (ours: lets `crabtalk stop` find a background daemon). */
+  pidFile: string;
+  logsDir: string;
+  daemonLog: string;
+  tokensDir: string;
+  history: string;
+  /** `run/<component>.port` (§14.4). */
+  componentPort(component: string): string;
+  /** `logs/<service>.log`. */
+  serviceLog(service: string): string;
+  /** `tokens/<mcp>.json`. */
+  tokenFile(mcp: string): string;
+}
+
+export function homePaths(home: string): HomePaths {
+  const at = (...parts: string[]) => join(home, ...parts);
+  return {
+    home,
+    config: at("config.toml"),
+    crabMd: at("Crab.md"),
+    localDir: at("local"),
+    localManifest: at("local", "CrabTalk.toml"),
+    localAgents: at("local", "agents"),
+    localSkills: at("local", "skills"),
+    packages: at("packages"),
+    cacheRepos: at(".cache", "repos"),
+    hub: at("hub"),
+    sessions: at("sessions"),
+    memoryDir: at("memory"),
+    memoryIndex: at("memory", "MEMORY.md"),
+    memoryEntries: at("memory", "entries"),
+    crons: at("crons.toml"),
+    cronsTmp: at("crons.toml.tmp"),
+    runDir: at("run"),
+    socket: at("run", "crabtalk.sock"),
+    portFile: at("run", "crabtalk.port"),
+    pidFile: at("run", "crabtalk.pid"),
+    logsDir: at("logs"),
+    daemonLog: at("logs", "daemon.log"),
+    tokensDir: at("tokens"),
+    history: at("history"),
+    componentPort: (component) => at("run", `${component}.port`),
+    serviceLog: (service) => at("logs", `${service}.log`),
+    tokenFile: (mcp) => at("tokens", `${mcp}.json`),
+  };
+}
