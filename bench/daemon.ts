@@ -73,12 +73,12 @@ export function spawnDaemon(command: string[]): BenchDaemon {
   return daemon;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<typeof TIMEOUT>((r) => (timer = setTimeout(() => r(TIMEOUT), ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
-const TIMEOUT = Symbol("timeout");
+export const TIMEOUT = Symbol("timeout");
 
 /**
  * One fresh connection, one Ping. Resolves to performance.now() at the moment
@@ -169,7 +169,29 @@ export async function stopDaemon(d: BenchDaemon, graceMs = 6000): Promise<number
   }
 }
 
-/** Stops every daemon still running (used on failure and on signals). */
+const cleanups = new Set<() => Promise<void>>();
+
+/**
+ * Tracks a resource not started by spawnDaemon (a test-support daemon, a fake
+ * LLM server, a temp dir) so that stopAll() also releases it. Returns the
+ * release function: idempotent, and it untracks the resource; call it in the
+ * owner's finally.
+ */
+export function trackCleanup(release: () => Promise<void> | void): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  const run = (): Promise<void> => {
+    cleanups.delete(run);
+    done ??= (async () => release())();
+    return done;
+  };
+  cleanups.add(run);
+  return run;
+}
+
+/** Stops every daemon still running and runs every tracked cleanup (used on failure and on signals). */
 export async function stopAll(graceMs = 6000): Promise<void> {
-  await Promise.all([...live].map((d) => stopDaemon(d, graceMs).catch(() => {})));
+  await Promise.all([
+    ...[...live].map((d) => stopDaemon(d, graceMs).catch(() => {})),
+    ...[...cleanups].map((run) => run().catch(() => {})),
+  ]);
 }

@@ -1,5 +1,5 @@
 // Benchmark entry (`bun run bench`). Usage:
-//   bun bench/run.ts [codec] [ping] [startup] [--quick] [--sequential-stops]
+//   bun bench/run.ts [codec] [ping] [startup] [agent] [send] [session] [--quick] [--sequential-stops]
 // Runs the named groups (default: all), prints one JSON object to stdout and
 // writes it to bench/results/latest.json. Progress goes to stderr.
 // --quick shortens every duration (smoke run). --sequential-stops makes each
@@ -8,13 +8,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
 import { join } from "node:path";
+import { runAgentBench } from "./agent.ts";
 import { runCodec } from "./codec.ts";
 import { stopAll } from "./daemon.ts";
 import { runPing } from "./ping.ts";
+import { runSend } from "./send.ts";
+import { runSession } from "./session.ts";
 import { runStartup } from "./startup.ts";
 import { progress, round } from "./stats.ts";
 
-const GROUPS = ["codec", "ping", "startup"] as const;
+const GROUPS = ["codec", "ping", "startup", "agent", "send", "session"] as const;
 type Group = (typeof GROUPS)[number];
 
 function usage(): string {
@@ -63,12 +66,27 @@ async function main(): Promise<number> {
       report.codec = await runCodec({ durationMs: quick ? 50 : 500 });
     } else if (group === "ping") {
       report.ping = await runPing({ durationMs: quick ? 250 : 2000, warmupPings: quick ? 20 : 200 });
-    } else {
+    } else if (group === "startup") {
       report.startup = await runStartup({
         runs: quick ? 2 : 10,
         rssRuns: quick ? 1 : 3,
         idleMs: 1000,
         overlapStops: !sequentialStops,
+      });
+    } else if (group === "agent") {
+      report.agent = await runAgentBench({ durationMs: quick ? 100 : 1000 });
+    } else if (group === "send") {
+      report.send = await runSend({
+        sends: quick ? 5 : 30,
+        warmupSends: quick ? 1 : 2,
+        roundsK1: quick ? 10 : 50,
+        roundsK100: quick ? 2 : 5,
+      });
+    } else {
+      report.session = await runSession({
+        loadMs: quick ? 50 : 300,
+        minLoads: quick ? 3 : 5,
+        appendMs: quick ? 100 : 1000,
       });
     }
   }
