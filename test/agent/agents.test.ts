@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DaemonError, type Client } from "../../src/protocol/client.ts";
+import type { Client } from "../../src/protocol/client.ts";
+import { daemonError } from "../support/daemon-error.ts";
 import { cleanup, startDaemon } from "../support/daemon.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
@@ -20,15 +21,6 @@ afterAll(async () => {
   await env.stop();
   cleanup(env.daemon.home);
 });
-
-async function daemonError(p: Promise<unknown>): Promise<DaemonError> {
-  const err = await p.then(
-    () => new Error("expected a failure"),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DaemonError);
-  return err as DaemonError;
-}
 
 test("the default agent crab is registered with the active model", async () => {
   const agents = await client.listAgents();

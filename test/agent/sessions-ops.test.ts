@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { DaemonError, type Client } from "../../src/protocol/client.ts";
+import type { Client } from "../../src/protocol/client.ts";
+import { daemonError } from "../support/daemon-error.ts";
 import { cleanup, tempHome } from "../support/daemon.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
 
@@ -33,15 +34,6 @@ async function titled(session: bigint): Promise<void> {
     await Bun.sleep(10);
   }
   throw new Error(`session ${session} got no title`);
-}
-
-async function daemonError(p: Promise<unknown>): Promise<DaemonError> {
-  const err = await p.then(
-    () => new Error("expected a failure"),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DaemonError);
-  return err as DaemonError;
 }
 
 test("an unknown agent is 404 for Send and for Stream (one ErrorMsg, no start)", async () => {
