@@ -148,3 +148,18 @@ test("a subscriber sees every event of two concurrent sessions, tagged with agen
   for (const c of [c1, c2, subscriber]) await c.close();
   await subscription;
 });
+
+test("a subscriber that never reads is left behind without slowing runs", async () => {
+  const { RawConnection, frame, lenField } = await import("../support/raw-proto.ts");
+  const stuck = await RawConnection.open({ path: env.daemon.socket });
+  stuck.write(frame(lenField(34, []))); // SubscribeEvents, then never read a byte
+  await Bun.sleep(50);
+  const long = "word ".repeat(4000); // thousands of text deltas per run
+  for (let i = 0; i < 5; i++) {
+    env.fake.script({ text: long });
+    const r = await client.send({ agent: "crab", content: `flood ${i}`, sender: "flood" });
+    expect(r.content).toBe(long);
+  }
+  await client.ping();
+  stuck.destroy();
+});
