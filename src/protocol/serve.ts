@@ -64,7 +64,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
     wake?.();
   });
 
-  const write = (reply: Reply) => channel.send(encodeServerMessage(reply));
+  const write = (reply: Reply) => channel.send(encodeReply(reply));
 
   return (async () => {
     while (!signal.aborted || queue.length > 0) {
@@ -87,7 +87,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
           await write(errorReply(500, "daemon is shutting down"));
         } else {
           for await (const reply of dispatch(item, options.handlers, { signal, shutdown: options.shutdown })) {
-            await write(oversizeGuard(reply));
+            await write(reply);
           }
         }
       } catch (err) {
@@ -99,8 +99,8 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
 }
 
 /** A frame above the maximum is never sent; the client gets an ErrorMsg instead. */
-function oversizeGuard(reply: Reply): Reply {
-  const size = encodeServerMessage(reply).length;
-  if (size <= MAX_FRAME_BYTES) return reply;
-  return errorReply(500, `reply too large: ${size} bytes (max ${MAX_FRAME_BYTES})`);
+function encodeReply(reply: Reply): Uint8Array {
+  const bytes = encodeServerMessage(reply);
+  if (bytes.length <= MAX_FRAME_BYTES) return bytes;
+  return encodeServerMessage(errorReply(500, `reply too large: ${bytes.length} bytes (max ${MAX_FRAME_BYTES})`));
 }

@@ -25,13 +25,17 @@ export interface Tool<I = unknown> {
 
 export class ToolRegistry {
   private tools = new Map<string, Tool<never>>();
+  /** JSON Schemas are computed once per tool, not once per model round. */
+  private schemaCache = new Map<string, ToolSchema>();
 
   /** Registers or replaces a tool of that name. */
   register<I>(tool: Tool<I>): void {
     this.tools.set(tool.name, tool as unknown as Tool<never>);
+    this.schemaCache.delete(tool.name);
   }
 
   remove(name: string): boolean {
+    this.schemaCache.delete(name);
     return this.tools.delete(name);
   }
 
@@ -47,9 +51,14 @@ export class ToolRegistry {
   schemas(only: string[] = []): ToolSchema[] {
     const picked = (only.length > 0 ? only.filter((n) => this.tools.has(n)) : [...this.tools.keys()]).sort();
     return picked.map((name) => {
-      const tool = this.tools.get(name)!;
-      const { $schema: _drop, ...parameters } = z.toJSONSchema(tool.input) as Record<string, unknown>;
-      return { name, description: tool.description, parameters };
+      let schema = this.schemaCache.get(name);
+      if (!schema) {
+        const tool = this.tools.get(name)!;
+        const { $schema: _drop, ...parameters } = z.toJSONSchema(tool.input) as Record<string, unknown>;
+        schema = { name, description: tool.description, parameters };
+        this.schemaCache.set(name, schema);
+      }
+      return schema;
     });
   }
 
