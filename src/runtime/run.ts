@@ -70,8 +70,12 @@ export async function* runTurn(
   };
   const finishWith = async (outcome: TurnOutcome): Promise<TurnOutcome> => {
     await persist(session, unsaved, input.warn);
-    session.meta = { ...session.meta, uptime_secs: session.meta.uptime_secs + Math.floor((Date.now() - started) / 1000) };
-    await rewriteMeta(session.filePath, session.meta).catch((e: Error) => input.warn?.(`meta rewrite failed: ${e.message}`));
+    const elapsed = Math.floor((Date.now() - started) / 1000);
+    // A rewrite that would write the same meta line is skipped: it costs a read, a write and an fsync of the whole file.
+    if (elapsed > 0) {
+      session.meta = { ...session.meta, uptime_secs: session.meta.uptime_secs + elapsed };
+      await rewriteMeta(session.filePath, session.meta).catch((e: Error) => input.warn?.(`meta rewrite failed: ${e.message}`));
+    }
     return outcome;
   };
   const fail = async (error: string, model: string): Promise<TurnOutcome> => {

@@ -170,3 +170,18 @@ test("GetStats counts open sessions", async () => {
   expect((await client.getStats()).activeSessions).toBe((await client.sessions()).length);
   expect(readdirSync(sessionsDir()).length).toBeGreaterThan(0);
 });
+
+test("a run's whole seconds are added to uptime_secs in the meta line, created_at kept", async () => {
+  const first = await client.send({ agent: "crab", content: "quick", sender: "uptime" });
+  await titled(first.session); // the background title rename is done before we read the file
+  const path = (await client.listConversations("crab", "uptime"))[0].filePath;
+  const metaOf = async () => JSON.parse((await Bun.file((await client.listConversations("crab", "uptime"))[0].filePath).text()).split("\n")[0]);
+  const before = await metaOf();
+  env.fake.script({ text: "slow", delayMs: 1100 });
+  await client.send({ agent: "crab", content: "slow one", session: first.session });
+  const after = await metaOf();
+  expect(after.uptime_secs).toBeGreaterThanOrEqual(before.uptime_secs + 1);
+  expect(after.created_at).toBe(before.created_at);
+  expect((await client.sessions()).find((s) => s.id === first.session)!.aliveSecs).toBe(BigInt(after.uptime_secs));
+  expect(path).toContain("crab_uptime_1");
+});
