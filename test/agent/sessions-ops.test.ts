@@ -185,3 +185,13 @@ test("a run's whole seconds are added to uptime_secs in the meta line, created_a
   expect((await client.sessions()).find((s) => s.id === first.session)!.aliveSecs).toBe(BigInt(after.uptime_secs));
   expect(path).toContain("crab_uptime_1");
 });
+
+test("sessions survive a reload under the same ids, with their history", async () => {
+  const r = await client.send({ agent: "crab", content: "before reload", sender: "reloader" });
+  const before = (await client.sessions()).map((s) => s.id);
+  await client.reload();
+  expect((await client.sessions()).map((s) => s.id)).toEqual(before);
+  env.fake.script({ text: "after reload" });
+  expect((await client.send({ agent: "crab", content: "after", session: r.session })).content).toBe("after reload");
+  expect(JSON.stringify(env.fake.requests.filter((q) => q.body?.stream).at(-1)!.body.messages)).toContain("before reload");
+});

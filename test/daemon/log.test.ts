@@ -1,0 +1,42 @@
+// Daemon log lines: structured, rotated by size, secrets never written.
+import { expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLogger, formatLine } from "../../src/daemon/log.ts";
+import { cleanup } from "../support/daemon.ts";
+
+test("a line is `<time> <LEVEL> <message> key=value…`, quoting values with spaces", () => {
+  const line = formatLine("info", "listening", { port: 6688, home: "/tmp/a b", ok: true });
+  expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO listening port=6688 home="\/tmp\/a b" ok=true\n$/);
+});
+
+test("fields whose names look like secrets are redacted", () => {
+  const line = formatLine("warn", "provider", { api_key: "sk-123", apiKey: "sk-456", token: "t", secret_key: "s", model: "m" });
+  for (const secret of ["sk-123", "sk-456", "=t ", "=s "]) expect(line).not.toContain(secret);
+  expect(line).toContain("api_key=<redacted>");
+  expect(line).toContain("model=m");
+});
+
+test("the file rotates by size and keeps three old files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "crabtalk-log-"));
+  const file = join(dir, "logs", "daemon.log");
+  const log = createLogger({ file, stderr: false, rotateBytes: 1000 });
+  for (let i = 0; i < 200; i++) log.info(`line ${i} ${"x".repeat(40)}`);
+  expect(statSync(file).size).toBeLessThanOrEqual(1000);
+  for (const n of [1, 2, 3]) expect(existsSync(`${file}.${n}`)).toBe(true);
+  expect(existsSync(`${file}.4`)).toBe(false);
+  expect(readFileSync(file, "utf8")).toContain("line 199");
+  cleanup(dir);
+});
+
+test("debug lines are written only at debug level", () => {
+  const dir = mkdtempSync(join(tmpdir(), "crabtalk-log-"));
+  const file = join(dir, "daemon.log");
+  createLogger({ file, stderr: false }).debug("hidden");
+  createLogger({ file, stderr: false, level: "debug" }).debug("shown");
+  const text = readFileSync(file, "utf8");
+  expect(text).not.toContain("hidden");
+  expect(text).toContain("DEBUG shown");
+  cleanup(dir);
+});
