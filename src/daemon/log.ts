@@ -68,7 +68,16 @@ export function formatLine(level: LogLevel, msg: string, fields?: LogFields): st
 }
 
 function quote(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  let text: string;
+  if (typeof value === "string") text = value;
+  else if (typeof value === "bigint") text = value.toString();
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
   return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
 }
 

@@ -112,6 +112,9 @@ for (const flavour of ["openai", "anthropic"] as const) {
       if (end.case !== "end") throw new Error("no end");
       expect(end.value.error).toContain("provider error (HTTP 401)");
       await client.ping();
+      const log = readFileSync(join(env.daemon.home, "logs/daemon.log"), "utf8");
+      expect(log).toMatch(/WARN run failed agent=crab session=\d+ model=fake-model stop=error iterations=1 error=".*invalid api key/);
+      expect(log).not.toContain("test-key-not-a-secret");
     });
 
     test("429 then success is retried transparently", async () => {

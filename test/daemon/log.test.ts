@@ -7,8 +7,8 @@ import { createLogger, formatLine } from "../../src/daemon/log.ts";
 import { cleanup } from "../support/daemon.ts";
 
 test("a line is `<time> <LEVEL> <message> key=value…`, quoting values with spaces", () => {
-  const line = formatLine("info", "listening", { port: 6688, home: "/tmp/a b", ok: true });
-  expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO listening port=6688 home="\/tmp\/a b" ok=true\n$/);
+  const line = formatLine("info", "listening", { port: 6688, home: "/tmp/a b", ok: true, session: 7n });
+  expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO listening port=6688 home="\/tmp\/a b" ok=true session=7\n$/);
 });
 
 test("fields whose names look like secrets are redacted", () => {

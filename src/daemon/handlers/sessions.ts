@@ -35,6 +35,14 @@ export function sessionHandlers(state: DaemonState): Handlers {
       streaming,
       warn: (m) => state.log.warn(m),
     });
+    void task.outcome.then(
+      (o) => {
+        const fields = { agent: session.agent, session: session.id, model: o.model, stop: o.stopReason, iterations: o.iterations };
+        if (outcomeError(o)) state.log.warn("run failed", { ...fields, error: outcomeError(o) });
+        else state.log.debug("run finished", fields);
+      },
+      (err: Error) => state.log.error("run crashed", { agent: session.agent, session: session.id, error: err.message }),
+    );
     return { session, task };
   };
 
