@@ -21,6 +21,10 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const paths = homePaths(resolveHome(env));
   const log = createLogger({ file: paths.daemonLog, level: options.logLevel ?? "info" });
   scaffoldHome(paths.home, (msg: string) => log.warn(msg));
+  // One failing client, tool or provider must never take the daemon down:
+  // whatever escapes its own error handling is logged, not fatal.
+  process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: describeError(reason) }));
+  process.on("uncaughtException", (err) => log.error("uncaught exception", { error: describeError(err) }));
 
   const state = await createState(paths, env, log);
   const handlers = daemonHandlers(state);
@@ -63,4 +67,8 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   endpoints.dropConnections();
   log.info("stopped");
   return 0;
+}
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? `${err.message}${err.stack ? ` ${err.stack.split("\n")[1]?.trim() ?? ""}` : ""}` : String(err);
 }
