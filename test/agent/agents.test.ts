@@ -140,6 +140,7 @@ test("OPENAI_API_KEY in the environment is detected when no provider is configur
     const r = await c.send({ agent: "crab", content: "hi" });
     expect(r.content).toBe("detected!");
     expect(r.model).toBe("env-model");
+    expect((await c.getStats()).activeModel).toBe("env-model"); // the detected model is the active one
     expect(fake.requests[0].headers.authorization).toBe("Bearer sk-env-detected");
   } finally {
     await c.close();

@@ -18,7 +18,7 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
         uptimeSecs: BigInt(Math.floor((Date.now() - state.startedAt) / 1000)),
         activeSessions: state.host.sessions.size,
         registeredAgents: state.host.runtime.agents.size,
-        activeModel: state.config.config.system.crab.model ?? "",
+        activeModel: state.host.runtime.activeModel ?? "",
       },
     }),
 
