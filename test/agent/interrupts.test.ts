@@ -1,9 +1,9 @@
 // A client that disconnects mid-stream, and a daemon shutting down under open
 // streams (protocol.md §2.4, daemon.md §2.2, §8.7).
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup } from "../support/daemon.ts";
+import { sessionLines } from "../support/session-files.ts";
 import { startLlmDaemon } from "../support/llm-daemon.ts";
 
 test("a client that disconnects mid-stream costs nothing else; completed steps are persisted", async () => {
@@ -21,8 +21,7 @@ test("a client that disconnects mid-stream costs nothing else; completed steps a
     const answer = await other.send({ agent: "crab", content: "hello", sender: "bystander" });
     expect(answer.session).toBeGreaterThan(0n);
     // The first step (user message, tool call, tool result) reached the file.
-    const file = readdirSync(join(env.daemon.home, "sessions")).find((f) => f.startsWith("crab_quitter_"))!;
-    const lines = readFileSync(join(env.daemon.home, "sessions", file), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l));
+    const lines = sessionLines(join(env.daemon.home, "sessions"), "crab_quitter_").slice(1) as { role: string; tool_calls: { function: { name: string } }[] }[];
     expect(lines.slice(0, 3).map((l) => l.role)).toEqual(["user", "assistant", "tool"]);
     expect(lines[1].tool_calls[0].function.name).toBe("nothing_here");
     // The session is not left locked: it takes another run.

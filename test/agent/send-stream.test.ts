@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { DaemonError, type Client } from "../../src/protocol/client.ts";
 import type { StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { cleanup } from "../support/daemon.ts";
+import { sessionLines } from "../support/session-files.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
 
 async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent["event"][]> {
@@ -14,7 +15,6 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return out;
 }
 
-const lines = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
 
 for (const flavour of ["openai", "anthropic"] as const) {
   describe(`against a fake ${flavour} server`, () => {
@@ -42,8 +42,7 @@ for (const flavour of ["openai", "anthropic"] as const) {
       expect(r.usage?.promptTokens).toBe(12);
       expect(r.usage?.completionTokens).toBe(7);
       expect(r.session).toBeGreaterThan(0n);
-      const file = join(env.daemon.home, "sessions", "crab_alice_1.jsonl");
-      const [meta, user, assistant] = lines(file);
+      const [meta, user, assistant] = sessionLines(join(env.daemon.home, "sessions"), "crab_alice_1");
       expect(meta).toMatchObject({ agent: "crab", created_by: "alice", title: "" });
       expect(user).toEqual({ role: "user", content: "hi" });
       expect(assistant).toEqual({ role: "assistant", content: "Hello from the fake." });
@@ -79,7 +78,7 @@ for (const flavour of ["openai", "anthropic"] as const) {
       expect(second.session).toBe(first.session);
       const daveFiles = () => sessionFiles().filter((f) => f.startsWith("crab_dave_"));
       expect(daveFiles()).toHaveLength(1);
-      expect(lines(join(env.daemon.home, "sessions", daveFiles()[0]))).toHaveLength(5);
+      expect(sessionLines(join(env.daemon.home, "sessions"), "crab_dave_1")).toHaveLength(5);
       const third = await client.send({ agent: "crab", content: "three", sender: "dave", newChat: true });
       expect(third.session).not.toBe(first.session);
       expect(daveFiles().map((f) => f.split("_")[2].replace(".jsonl", ""))).toEqual(["1", "2"]);

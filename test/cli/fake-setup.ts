@@ -46,13 +46,20 @@ model = "fake-model"
     },
     sessionFiles(prefix) {
       const dir = join(daemon.home, "sessions");
-      return readdirSync(dir)
-        .filter((name) => name.startsWith(prefix) && name.endsWith(".jsonl"))
-        .sort()
-        .map((name) => {
-          const lines = readFileSync(join(dir, name), "utf8").split("\n").filter(Boolean);
-          return { name, meta: JSON.parse(lines[0]), messages: lines.slice(1).map((l) => JSON.parse(l)) };
-        });
+      // A background title job may rename a file between listing and reading it: list again.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return readdirSync(dir)
+            .filter((name) => name.startsWith(prefix) && name.endsWith(".jsonl"))
+            .sort()
+            .map((name) => {
+              const lines = readFileSync(join(dir, name), "utf8").split("\n").filter(Boolean);
+              return { name, meta: JSON.parse(lines[0]), messages: lines.slice(1).map((l) => JSON.parse(l)) };
+            });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 20) throw err;
+        }
+      }
     },
     async stop() {
       await daemon.stop();
