@@ -3,7 +3,7 @@
 // host, so sessions survive a runtime reload.
 import type { Message } from "../model/types.ts";
 import { createNextSessionFile } from "../session/create.ts";
-import { loadSessionFile } from "../session/file.ts";
+import { loadSessionFile, SessionFileError } from "../session/file.ts";
 import { newSessionMeta, type SessionMeta } from "../session/jsonl.ts";
 import { latestSessionFile } from "../session/names.ts";
 import { resolveSessionPath } from "../session/paths.ts";
@@ -51,6 +51,7 @@ export class SessionTable {
   private sessions = new Map<bigint, Session>();
   private nextId = 1n;
   private clock = 0;
+  private opening = new Map<string, Promise<Session>>();
 
   constructor(private readonly sessionsDir: string) {}
 
@@ -99,16 +100,34 @@ export class SessionTable {
     let session: Session;
     if (req.resumeFile !== undefined) {
       const path = resolveSessionPath(this.sessionsDir, req.resumeFile);
-      session = this.boundTo(path) ?? (await this.load(path));
+      session = this.boundTo(path) ?? (await this.once(`file:${path}`, () => this.load(path)));
       if (!isRegistered(session.agent)) throw new AgentNotRegisteredError(`agent '${session.agent}' not registered`);
     } else {
       if (!isRegistered(req.agent)) throw new AgentNotRegisteredError(`agent '${req.agent}' not registered`);
       if (req.newChat) session = await this.create(req.agent, createdBy);
-      else session = this.latestOpen(req.agent, createdBy) ?? (await this.resumeNewest(req.agent, createdBy));
+      else {
+        session =
+          this.latestOpen(req.agent, createdBy) ??
+          (await this.once(`identity:${req.agent}\u0000${createdBy}`, () => this.resumeNewest(req.agent, createdBy)));
+      }
     }
     if (req.cwd) session.cwd = req.cwd;
     this.touch(session);
     return session;
+  }
+
+  /**
+   * Concurrent requests that would open the same session (first message of an
+   * identity, or one file resumed twice at once) share one opening instead of
+   * loading or creating it twice.
+   */
+  private once(key: string, open: () => Promise<Session>): Promise<Session> {
+    let pending = this.opening.get(key);
+    if (!pending) {
+      pending = open().finally(() => this.opening.delete(key));
+      this.opening.set(key, pending);
+    }
+    return pending;
   }
 
   async create(agent: string, createdBy: string): Promise<Session> {
@@ -118,12 +137,16 @@ export class SessionTable {
   }
 
   private async resumeNewest(agent: string, createdBy: string): Promise<Session> {
-    const latest = await latestSessionFile(this.sessionsDir, agent, createdBy);
-    if (latest) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const latest = await latestSessionFile(this.sessionsDir, agent, createdBy);
+      if (!latest) break;
       try {
         return await this.load(latest);
-      } catch {
+      } catch (err) {
+        // Renamed under us (a title landed between listing and reading): look again.
+        if (err instanceof SessionFileError && err.reason === "missing") continue;
         // An unreadable newest file is left alone; the conversation starts afresh.
+        break;
       }
     }
     return this.create(agent, createdBy);

@@ -195,3 +195,19 @@ test("sessions survive a reload under the same ids, with their history", async (
   expect((await client.send({ agent: "crab", content: "after", session: r.session })).content).toBe("after reload");
   expect(JSON.stringify(env.fake.requests.filter((q) => q.body?.stream).at(-1)!.body.messages)).toContain("before reload");
 });
+
+test("concurrent first messages of one identity share one new session and one file", async () => {
+  const clients = await Promise.all(Array.from({ length: 8 }, () => env.daemon.client()));
+  const results = await Promise.all(clients.map((c, i) => c.send({ agent: "crab", content: `burst ${i}`, sender: "burst" })));
+  expect(new Set(results.map((r) => r.session)).size).toBe(1);
+  expect(readdirSync(sessionsDir()).filter((f) => f.startsWith("crab_burst_"))).toHaveLength(1);
+  for (const c of clients) await c.close();
+  // The same holds when one file is resumed by several requests at once.
+  await titled(results[0].session);
+  const file = (await client.listConversations("crab", "burst"))[0].filePath;
+  await client.kill(results[0].session);
+  const resumers = await Promise.all(Array.from({ length: 5 }, () => env.daemon.client()));
+  const resumed = await Promise.all(resumers.map((c) => c.send({ agent: "crab", content: "again", resumeFile: file })));
+  expect(new Set(resumed.map((r) => r.session)).size).toBe(1);
+  for (const c of resumers) await c.close();
+});
