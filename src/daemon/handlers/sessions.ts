@@ -98,10 +98,15 @@ export function sessionHandlers(state: DaemonState): Handlers {
       return { case: "pong", value: {} };
     },
 
-    listConversations: async ({ agent, sender }) => ({
-      case: "conversationList",
-      value: { conversations: (await listConversations(state.paths.sessions, agent, sender)).map((c) => ({ ...c, seq: c.seq, messageCount: BigInt(c.messageCount), aliveSecs: BigInt(c.aliveSecs) })) },
-    }),
+    listConversations: async ({ agent, sender }) => {
+      const found = await listConversations(state.paths.sessions, agent, sender);
+      return {
+        case: "conversationList",
+        value: {
+          conversations: found.map((c) => ({ ...c, messageCount: BigInt(c.messageCount), aliveSecs: BigInt(c.aliveSecs) })),
+        },
+      };
+    },
 
     getConversationHistory: async ({ filePath }) => {
       const path = confined(state, filePath);
