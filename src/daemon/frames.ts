@@ -13,12 +13,8 @@ export function outcomeError(o: TurnOutcome): string {
   return o.stopReason === "error" || o.stopReason === "aborted" ? (o.error ?? "run failed") : "";
 }
 
-/** The StreamEvent frame(s) for one event of `agent`'s run. */
-export function* streamFrames(agent: string, e: TurnEvent): Generator<Reply> {
-  yield streamFrame(agent, e);
-}
-
-function streamFrame(agent: string, e: TurnEvent): Reply {
+/** The StreamEvent frame for one event of `agent`'s run. */
+export function streamFrame(agent: string, e: TurnEvent): Reply {
   const wrap = (event: Extract<Reply, { case: "stream" }>["value"]["event"]): Reply => ({ case: "stream", value: { event } });
   switch (e.type) {
     case "text":

@@ -7,7 +7,7 @@ import { AgentNotRegisteredError, SessionNotFoundError, type ResolveRequest, typ
 import { conversationHistory, listConversations } from "../../session/conversations.ts";
 import { SessionFileError } from "../../session/file.ts";
 import { resolveSessionPath, SessionPathError } from "../../session/paths.ts";
-import { outcomeError, streamFrames, tokenUsage } from "../frames.ts";
+import { outcomeError, streamFrame, tokenUsage } from "../frames.ts";
 import type { DaemonState } from "../state.ts";
 import { startTurn } from "../turn.ts";
 
@@ -69,7 +69,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
       (async function* (): AsyncGenerator<Reply> {
         const { session, task } = await begin(req, ctx, true);
         yield { case: "stream", value: { event: { case: "start", value: { agent: req.agent, session: session.id } } } };
-        for await (const e of task.events) yield* streamFrames(req.agent, e);
+        for await (const e of task.events) yield streamFrame(req.agent, e);
       })(),
 
     sessions: () => ({
