@@ -37,7 +37,16 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called with each completed step's new messages, before the next round (persistence). */
   onStep?: (added: Message[]) => Promise<void> | void;
+  /**
+   * Auto-compaction (daemon.md §9): after every step, returns a summary to
+   * replace the history with, or undefined (below the threshold, or it failed).
+   */
+  compact?: (history: readonly Message[]) => Promise<string | undefined>;
+  /** Called with the summary once the history was replaced (persistence of the marker). */
+  onCompact?: (summary: string) => Promise<void> | void;
 }
+
+export const COMPACTED_NOTICE = "\n[context compacted]\n";
 
 export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent, RunResult> {
   const { spec, model, history } = options;
@@ -100,6 +109,8 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
 
     if (calls.length === 0) {
       await options.onStep?.([assistant]);
+      // A compacted final step still ends the run with its answer (daemon.md §9.4).
+      yield* compactIfDue(options);
       return yield* done(finish("text_response", answer.text));
     }
 
@@ -108,8 +119,19 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
     history.push(...results);
     yield { type: "tools_complete" };
     await options.onStep?.([assistant, ...results]);
+    yield* compactIfDue(options);
   }
   return yield* done(finish("max_iterations", lastText));
+}
+
+/** §9.3: replace the history with the summary and say so on the stream. */
+async function* compactIfDue(options: RunOptions): AsyncGenerator<AgentEvent> {
+  const summary = await options.compact?.(options.history);
+  if (!summary) return;
+  options.history.splice(0, options.history.length, { role: "user", content: summary });
+  await options.onCompact?.(summary);
+  yield { type: "compacted", summary };
+  yield { type: "text", text: COMPACTED_NOTICE };
 }
 
 async function* done(result: RunResult): AsyncGenerator<AgentEvent, RunResult> {

@@ -13,8 +13,8 @@ export function outcomeError(o: TurnOutcome): string {
   return o.stopReason === "error" || o.stopReason === "aborted" ? (o.error ?? "run failed") : "";
 }
 
-/** The StreamEvent frame for one event of `agent`'s run. */
-export function streamFrame(agent: string, e: TurnEvent): Reply {
+/** The StreamEvent frame for one event of `agent`'s run; compaction summaries have none (protocol.md §6.1). */
+export function streamFrame(agent: string, e: TurnEvent): Reply | undefined {
   const wrap = (event: Extract<Reply, { case: "stream" }>["value"]["event"]): Reply => ({ case: "stream", value: { event } });
   switch (e.type) {
     case "text":
@@ -32,6 +32,8 @@ export function streamFrame(agent: string, e: TurnEvent): Reply {
       });
     case "tools_complete":
       return wrap({ case: "toolsComplete", value: {} });
+    case "compacted":
+      return undefined;
     case "ask_user":
       return wrap({
         case: "askUser",

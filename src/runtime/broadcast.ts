@@ -3,6 +3,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { TurnOutcome } from "./run.ts";
 import type { RuntimeHook } from "./hooks.ts";
+import { cutUtf8 } from "./utf8.ts";
 
 export type BroadcastKind = "text_delta" | "thinking_delta" | "tool_start" | "tool_result" | "tools_complete" | "done";
 
@@ -51,7 +52,8 @@ function describe(event: AgentEvent): Omit<BroadcastEvent, "agent" | "session"> 
     case "done":
       return { kind: "done", content: usageSummary(event.result as TurnOutcome) };
     case "tool_names":
-      return undefined; // the early names-only notification is not broadcast
+    case "compacted":
+      return undefined; // neither the early names-only notification nor summaries are broadcast
   }
 }
 
@@ -81,11 +83,7 @@ export function compact(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-/** Cuts to at most `limit` bytes at a UTF-8 boundary, marking the cut. */
+/** Cuts to at most `limit` bytes at a UTF-8 boundary, marking the cut (protocol.md §6.3). */
 export function truncateUtf8(text: string, limit: number): string {
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= limit) return text;
-  let end = limit;
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // back off continuation bytes
-  return bytes.subarray(0, end).toString("utf8") + "…[truncated]";
+  return cutUtf8(text, limit, "…[truncated]");
 }

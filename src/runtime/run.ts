@@ -4,9 +4,10 @@
 import type { AgentEvent, RunResult, ToolOutcome } from "../agent/events.ts";
 import { runAgent, type ToolContext, type ToolDispatcher } from "../agent/loop.ts";
 import type { Message, ToolCall, UserMessage } from "../model/types.ts";
-import { appendMessages, renameForTitle, rewriteMeta } from "../session/file.ts";
+import { appendCompactMarker, appendMessages, renameForTitle, rewriteMeta } from "../session/file.ts";
 import { cleanTitle, titleRequestMessages, titleSource } from "../session/title.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
+import { compactionDue, compactionRequest, summarise } from "./compaction.ts";
 import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
 import type { Host } from "./host.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
@@ -120,6 +121,20 @@ export async function* runTurn(
       unsaved = [];
       await persist(session, batch, input.warn);
     },
+    compact: async (history) => {
+      if (!compactionDue(agent, history)) return undefined;
+      try {
+        return await summarise(route.model, compactionRequest(modelName, agent, history));
+      } catch (err) {
+        // A failed compaction is "no compaction" (daemon.md §9.4): the run goes on as it was.
+        input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
+        return undefined;
+      }
+    },
+    onCompact: (summary) =>
+      appendCompactMarker(session.filePath, summary).catch((e: Error) =>
+        input.warn?.(`could not persist the compaction of session ${session.id}: ${e.message}`),
+      ),
   });
 
   let result: RunResult;

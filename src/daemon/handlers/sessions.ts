@@ -4,6 +4,7 @@ import { badRequest, internal, notFound, ProtocolError } from "../../protocol/er
 import type { Reply } from "../../protocol/codec.ts";
 import type { Handlers, RequestContext } from "../../protocol/server.ts";
 import { AgentNotRegisteredError, SessionNotFoundError, type ResolveRequest, type Session } from "../../runtime/sessions.ts";
+import { CompactError, compactSession } from "../../runtime/compaction.ts";
 import { conversationHistory, listConversations } from "../../session/conversations.ts";
 import { SessionFileError } from "../../session/file.ts";
 import { resolveSessionPath, SessionPathError } from "../../session/paths.ts";
@@ -69,7 +70,10 @@ export function sessionHandlers(state: DaemonState): Handlers {
       (async function* (): AsyncGenerator<Reply> {
         const { session, task } = await begin(req, ctx, true);
         yield { case: "stream", value: { event: { case: "start", value: { agent: req.agent, session: session.id } } } };
-        for await (const e of task.events) yield streamFrame(req.agent, e);
+        for await (const e of task.events) {
+          const frame = streamFrame(req.agent, e);
+          if (frame) yield frame;
+        }
       })(),
 
     sessions: () => ({
@@ -90,6 +94,19 @@ export function sessionHandlers(state: DaemonState): Handlers {
     kill: ({ session }) => {
       if (!state.host.sessions.kill(session)) throw notFound(`session ${session} not found`);
       return { case: "pong", value: {} };
+    },
+
+    compact: async ({ session }) => {
+      const open = state.host.sessions.get(session);
+      if (!open) throw notFound(`session ${session} not found`);
+      try {
+        return { case: "compact", value: { summary: await compactSession(state.host.runtime, open, (m) => state.log.warn(m)) } };
+      } catch (err) {
+        if (err instanceof CompactError) {
+          throw err.reason === "empty" ? badRequest(err.message) : err.reason === "agent" ? notFound(err.message) : internal(err.message);
+        }
+        throw err;
+      }
     },
 
     replyToAsk: async ({ session, content }) => {
