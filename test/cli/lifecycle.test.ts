@@ -127,3 +127,22 @@ test("start runs the daemon in the background and stop ends it", async () => {
     cleanup(home);
   }
 });
+
+test("stop with a stale pid file signals nobody and removes the file", async () => {
+  const home = tempHome();
+  try {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(join(home, "run"), { recursive: true });
+    // A live process that is not a daemon of this home: it must survive.
+    const bystander = Bun.spawn(["sleep", "30"]);
+    writeFileSync(join(home, "run/crabtalk.pid"), String(bystander.pid));
+    const r = await runCli(["stop"], { home });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("stale pid file");
+    expect(existsSync(join(home, "run/crabtalk.pid"))).toBe(false);
+    expect(bystander.exitCode).toBeNull();
+    bystander.kill();
+  } finally {
+    cleanup(home);
+  }
+});

@@ -1,7 +1,7 @@
 // daemon (foreground), start (background) and stop.
 import type { Command } from "commander";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { homePaths, resolveHome } from "../../daemon/paths.ts";
 import { connectClient } from "../connect.ts";
 import { action } from "./run.ts";
@@ -67,6 +67,13 @@ export function registerDaemonCommands(program: Command): void {
         const pidFile = homePaths(resolveHome(process.env)).pidFile;
         if (!existsSync(pidFile)) {
           console.log("crabtalk daemon is not running");
+          return;
+        }
+        // A pid file left by a crash may name a pid since reused by some other
+        // process: signal it only while a daemon answers on this home's socket.
+        if (!(await answers())) {
+          rmSync(pidFile, { force: true });
+          console.log("crabtalk daemon is not running (removed a stale pid file)");
           return;
         }
         const pid = Number.parseInt(readFileSync(pidFile, "utf8"), 10);
