@@ -3,6 +3,7 @@ import type { Handlers } from "../../protocol/server.ts";
 import type { DaemonState } from "../state.ts";
 import { agentHandlers } from "./agents.ts";
 import { lifecycleHandlers } from "./lifecycle.ts";
+import { providerHandlers } from "./providers.ts";
 import { sessionHandlers } from "./sessions.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
@@ -10,6 +11,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...lifecycleHandlers(state),
     ...sessionHandlers(state),
     ...agentHandlers(state),
+    ...providerHandlers(state),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }

@@ -1,11 +1,11 @@
 // Daemon lifecycle operations: Ping, GetStats, GetConfig, SetConfig, Reload (protocol.md §5.7).
-import { readFileSync } from "node:fs";
 import type { Handlers } from "../../protocol/server.ts";
 import { badRequest, internal } from "../../protocol/errors.ts";
 import { ConfigError } from "../config/error.ts";
 import { validateConfig } from "../config/load.ts";
 import { redactConfigJson, restoreRedacted } from "../config/redact.ts";
-import { configJsonToToml, writeFileAtomic } from "../config/write.ts";
+import { configJsonToToml } from "../config/write.ts";
+import { changeConfig, parseJsonObject } from "../config-change.ts";
 import type { DaemonState } from "../state.ts";
 
 export function lifecycleHandlers(state: DaemonState): Handlers {
@@ -28,33 +28,18 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
     }),
 
     setConfig: async ({ config }) => {
-      let incoming: unknown;
-      try {
-        incoming = JSON.parse(config);
-      } catch (err) {
-        throw badRequest(`invalid config JSON: ${(err as Error).message}`);
-      }
-      if (typeof incoming !== "object" || incoming === null || Array.isArray(incoming)) {
-        throw badRequest("invalid config JSON: expected an object");
-      }
+      const incoming = parseJsonObject(config, "config");
       let text: string;
       try {
-        const restored = restoreRedacted(incoming as Record<string, unknown>, state.config.raw);
+        const restored = restoreRedacted(incoming, state.config.raw);
         validateConfig(restored, { source: "config", requireModel: true });
         text = configJsonToToml(restored);
       } catch (err) {
         if (err instanceof ConfigError) throw badRequest(err.message);
         throw err;
       }
-      const previous = readFileSync(state.paths.config, "utf8");
-      writeFileAtomic(state.paths.config, text);
-      try {
-        await state.reload();
-      } catch (err) {
-        writeFileAtomic(state.paths.config, previous);
-        throw internal(`config written but reload failed, previous config restored: ${(err as Error).message}`);
-      }
-      state.log.info("config replaced via SetConfig");
+      // SetConfig replaces the whole file (§17.4): comments go with it.
+      await changeConfig(state, () => text, "SetConfig");
       return { case: "pong", value: {} };
     },
 

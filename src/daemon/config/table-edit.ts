@@ -1,0 +1,121 @@
+// Replacing or removing one (possibly nested) table of a TOML document while
+// keeping the rest of the text — comments included — as it was (daemon.md §3:
+// targeted edits SHOULD leave the rest untouched). When the text edit would
+// not give exactly the intended document, the whole document is re-serialised.
+import { isDeepStrictEqual } from "node:util";
+import { parse, stringify } from "smol-toml";
+
+type Table = Record<string, unknown>;
+
+/** The dotted key path of a `[a."b.c"]` header line, or undefined for other lines. */
+export function headerPath(line: string): string[] | undefined {
+  const m = /^\s*\[(?!\[)(.*)\]\s*(#.*)?$/.exec(line);
+  if (!m) return undefined;
+  const path: string[] = [];
+  const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*(\.|$)/y;
+  let rest = m[1];
+  re.lastIndex = 0;
+  let pos = 0;
+  while (pos < rest.length) {
+    re.lastIndex = pos;
+    const k = re.exec(rest);
+    if (!k) return undefined;
+    path.push(k[1] !== undefined ? (JSON.parse(`"${k[1]}"`) as string) : (k[2] ?? k[3]));
+    pos = re.lastIndex;
+    if (k[4] === "") break;
+  }
+  return path;
+}
+
+const startsWith = (path: string[], prefix: string[]) => prefix.every((p, i) => path[i] === p);
+
+/**
+ * Sets table `path` to `value` (or removes it when undefined). Its old
+ * header and sub-tables are cut out; the new table goes at the end.
+ */
+export function setTable(text: string, path: string[], value: Table | undefined): string {
+  const doc = (text.trim() === "" ? {} : parse(text)) as Table;
+  const expected = JSON.parse(JSON.stringify(doc)) as Table;
+  let parent: Table = expected;
+  for (const key of path.slice(0, -1)) {
+    if (typeof parent[key] !== "object" || parent[key] === null) parent[key] = {};
+    parent = parent[key] as Table;
+  }
+  const leaf = path[path.length - 1];
+  if (value === undefined) delete parent[leaf];
+  else parent[leaf] = value;
+
+  const kept: string[] = [];
+  let dropping = false;
+  let insertAt = -1; // where the old table stood: the new one takes its place
+  // Comments after a dropped table's last key belong to whatever header follows.
+  let trailing: string[] = [];
+  for (const line of text.split("\n")) {
+    const header = line.trimStart().startsWith("[") ? headerPath(line) : undefined;
+    if (header) {
+      const wasDropping = dropping;
+      dropping = startsWith(header, path);
+      if (dropping && insertAt < 0) insertAt = kept.length;
+      if (wasDropping && !dropping) kept.push(...trailing);
+      trailing = [];
+    }
+    if (!dropping) kept.push(line);
+    else if (/^\s*(#.*)?$/.test(line)) trailing.push(line);
+    else trailing = [];
+  }
+  if (value !== undefined) {
+    let nested: Table = value;
+    for (const key of [...path].reverse()) nested = { [key]: nested };
+    const block = stringify(nested).trimEnd().split("\n");
+    if (insertAt >= 0) kept.splice(insertAt, 0, ...block, "");
+    else kept.push("", ...block);
+  }
+  const edited = kept.join("\n").replace(/\n*$/, "\n");
+  try {
+    if (isDeepStrictEqual(JSON.parse(JSON.stringify(parse(edited))), expected)) return edited;
+  } catch {
+    // fall through: re-serialise
+  }
+  return stringify(expected) + "\n";
+}
+
+/**
+ * Sets `key = value` inside table `path`: the key's line is replaced in place,
+ * or added right after the table's header (the header is added if missing).
+ */
+export function setKey(text: string, path: string[], key: string, value: unknown): string {
+  const doc = (text.trim() === "" ? {} : parse(text)) as Table;
+  const expected = JSON.parse(JSON.stringify(doc)) as Table;
+  let table: Table = expected;
+  for (const k of path) {
+    if (typeof table[k] !== "object" || table[k] === null) table[k] = {};
+    table = table[k] as Table;
+  }
+  table[key] = value;
+  const assignment = stringify({ [key]: value }).trim();
+  const lines = text.split("\n");
+  let inTable = false;
+  let headerAt = -1;
+  let done = false;
+  for (let i = 0; i < lines.length && !done; i++) {
+    const header = lines[i].trimStart().startsWith("[") ? headerPath(lines[i]) : undefined;
+    if (header) {
+      inTable = header.length === path.length && startsWith(header, path);
+      if (inTable) headerAt = i;
+      continue;
+    }
+    if (inTable && new RegExp(`^\\s*"?${key}"?\\s*=`).test(lines[i])) {
+      lines[i] = assignment;
+      done = true;
+    }
+  }
+  if (!done && headerAt >= 0) lines.splice(headerAt + 1, 0, assignment);
+  let edited = lines.join("\n");
+  if (!done && headerAt < 0) edited = `${edited.replace(/\n*$/, "\n")}\n[${path.join(".")}]\n${assignment}\n`;
+  try {
+    if (isDeepStrictEqual(JSON.parse(JSON.stringify(parse(edited))), expected)) return edited;
+  } catch {
+    // fall through: re-serialise
+  }
+  return stringify(expected) + "\n";
+}

@@ -1,0 +1,128 @@
+// Providers and models (protocol.md §5.3, daemon.md §4.4, §4.5): list them,
+// change one provider table or the active model, switch resources on and off.
+// Every change is a targeted edit of config.toml, then a reload.
+import { notFound, badRequest } from "../../protocol/errors.ts";
+import { ProviderKind as WireKind, ResourceKind } from "../../protocol/gen/crabtalk_pb.ts";
+import type { Handlers } from "../../protocol/server.ts";
+import { PROVIDER_PRESETS } from "../../model/presets.ts";
+import type { ProviderKind } from "../../model/settings.ts";
+import { ConfigError } from "../config/error.ts";
+import { validateConfig } from "../config/load.ts";
+import { redactProvider, restoreProviderSecrets } from "../config/redact.ts";
+import { setKey, setTable } from "../config/table-edit.ts";
+import { changeConfig, parseJsonObject } from "../config-change.ts";
+import type { DaemonState } from "../state.ts";
+
+type Table = Record<string, unknown>;
+
+const WIRE_KINDS: Record<ProviderKind, WireKind> = {
+  openai: WireKind.OPENAI,
+  anthropic: WireKind.ANTHROPIC,
+  google: WireKind.GOOGLE,
+  bedrock: WireKind.BEDROCK,
+  ollama: WireKind.OLLAMA,
+  azure: WireKind.AZURE,
+  llama_cpp: WireKind.LLAMA_CPP,
+};
+
+const DISABLED_LIST: Partial<Record<ResourceKind, "providers" | "mcps" | "skills">> = {
+  [ResourceKind.PROVIDER]: "providers",
+  [ResourceKind.MCP]: "mcps",
+  [ResourceKind.SKILL]: "skills",
+};
+
+export function providerHandlers(state: DaemonState): Handlers {
+  const rawProviders = () => (state.config.raw.provider ?? {}) as Record<string, Table>;
+  const activeModel = () => state.config.config.system.crab.model;
+  const disabled = () => state.config.config.disabled;
+
+  /** §4.1: the definition as JSON, secrets redacted, `kind` left out when it is openai. */
+  const info = (name: string) => {
+    const raw = rawProviders()[name] ?? {};
+    const parsed = state.config.config.provider[name];
+    const { standard: _alias, ...table } = redactProvider(raw);
+    if (parsed?.kind === "openai") delete table.kind;
+    else if (parsed) table.kind = parsed.kind;
+    const active = activeModel();
+    return {
+      name,
+      active: active !== undefined && (parsed?.models.includes(active) ?? false),
+      config: JSON.stringify(table),
+      enabled: !disabled().providers.includes(name),
+    };
+  };
+
+  return {
+    listProviders: () => ({ case: "providerList", value: { providers: Object.keys(rawProviders()).map(info) } }),
+
+    setProvider: async ({ name, config }) => {
+      if (!name.trim()) throw badRequest("a provider needs a name");
+      const incoming = parseJsonObject(config, "provider");
+      let table: Table;
+      try {
+        table = restoreProviderSecrets(name, incoming, rawProviders()[name]);
+        // Validated with every other provider (duplicate models, per-kind keys).
+        validateConfig({ ...state.config.raw, provider: { ...rawProviders(), [name]: table } }, { source: "provider" });
+      } catch (err) {
+        if (err instanceof ConfigError) throw badRequest(err.message);
+        throw err;
+      }
+      await changeConfig(state, (text) => setTable(text, ["provider", name], table), "SetProvider");
+      return { case: "providerList", value: { providers: [info(name)] } };
+    },
+
+    deleteProvider: async ({ name }) => {
+      if (!Object.hasOwn(rawProviders(), name)) throw notFound(`provider '${name}' not found`);
+      await changeConfig(state, (text) => setTable(text, ["provider", name], undefined), "DeleteProvider");
+      return { case: "pong", value: {} };
+    },
+
+    setActiveModel: async ({ model }) => {
+      const known = Object.values(state.config.config.provider).some((p) => p.models.includes(model));
+      if (!known) throw notFound(`model '${model}' not found in any provider`);
+      await changeConfig(state, (text) => setKey(text, ["system", "crab"], "model", model), "SetActiveModel");
+      return { case: "pong", value: {} };
+    },
+
+    listProviderPresets: () => ({
+      case: "providerPresetList",
+      value: {
+        presets: PROVIDER_PRESETS.map((p) => ({
+          name: p.name,
+          kind: WIRE_KINDS[p.kind],
+          baseUrl: p.baseUrl,
+          fixedBaseUrl: p.fixedBaseUrl,
+          defaultModel: p.defaultModel,
+        })),
+      },
+    }),
+
+    listModels: () => ({
+      case: "modelList",
+      value: {
+        models: Object.entries(state.config.config.provider).flatMap(([provider, p]) =>
+          p.models.map((name) => ({
+            name,
+            provider,
+            active: name === activeModel(),
+            enabled: !disabled().providers.includes(provider),
+            kind: WIRE_KINDS[p.kind],
+          })),
+        ),
+      },
+    }),
+
+    setEnabled: async ({ kind, name, enabled }) => {
+      const list = DISABLED_LIST[kind];
+      if (!list) throw badRequest(`unknown resource kind ${kind}: expected PROVIDER, MCP or SKILL`);
+      const active = activeModel();
+      if (list === "providers" && !enabled && active && state.config.config.provider[name]?.models.includes(active)) {
+        throw badRequest(`cannot disable provider '${name}' — it serves the active model '${active}'`);
+      }
+      const current = disabled()[list];
+      const next = enabled ? current.filter((n) => n !== name) : current.includes(name) ? current : [...current, name];
+      await changeConfig(state, (text) => setKey(text, ["disabled"], list, next), "SetEnabled");
+      return { case: "pong", value: {} };
+    },
+  };
+}
