@@ -11,6 +11,7 @@ import { registerSessionCommands } from "./commands/sessions.ts";
 import { registerConversationCommands } from "./commands/conversations.ts";
 import { registerAgentCommands } from "./commands/agents.ts";
 import { registerEventsCommand } from "./commands/events.ts";
+import { registerProviderCommands } from "./commands/providers.ts";
 
 export function buildProgram(): Command {
   const program = new Command("crabtalk")
@@ -31,6 +32,7 @@ Examples:
   crabtalk send "hello"       one message, answer on stdout
   crabtalk chat               talk interactively
   crabtalk events --json      watch every agent event live
+  crabtalk models use gpt-4o  switch the active model
   crabtalk config get system.crab.model`,
     );
   const conn = (): ConnectOptions => ({ tcp: Boolean(program.opts().tcp) });
@@ -43,5 +45,6 @@ Examples:
   registerConversationCommands(program, conn);
   registerAgentCommands(program, conn);
   registerEventsCommand(program, conn);
+  registerProviderCommands(program, conn);
   return program;
 }
