@@ -14,6 +14,8 @@ import type { Host } from "../runtime/host.ts";
 import { agentDirectoryHook, instructionsHook, workingDirectoryHook } from "../runtime/inject.ts";
 import { environmentHook } from "../runtime/prompt.ts";
 import { scopeHook } from "../runtime/scope.ts";
+import { skillsHook } from "../runtime/skills/hook.ts";
+import { skillDirs } from "./skill-dirs.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { expandConfig, type Env } from "./config/expand.ts";
 import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
@@ -52,8 +54,14 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   }
   const manifest = manifestAgents(paths.localManifest);
   // Order matters per hook point: prompt blocks (§7.3), injected context (§7.4).
+  const skills = skillsHook({
+    dirs: skillDirs(paths.home),
+    disabled: config.disabled.skills,
+    warn: (m) => log.warn(m),
+  });
   const hooks: RuntimeHook[] = [
     environmentHook,
+    skills.hook,
     scopeHook,
     agentDirectoryHook,
     workingDirectoryHook,

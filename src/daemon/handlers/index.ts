@@ -4,6 +4,7 @@ import type { DaemonState } from "../state.ts";
 import { agentHandlers } from "./agents.ts";
 import { lifecycleHandlers } from "./lifecycle.ts";
 import { providerHandlers } from "./providers.ts";
+import { skillHandlers } from "./skills.ts";
 import { sessionHandlers } from "./sessions.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
@@ -12,6 +13,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...sessionHandlers(state),
     ...agentHandlers(state),
     ...providerHandlers(state),
+    ...skillHandlers(state),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }

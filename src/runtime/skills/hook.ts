@@ -1,0 +1,45 @@
+// The skills feature as a runtime hook (daemon.md §7.1): discovery at
+// construction, the `skill` tool, slash expansion of user messages and the
+// Skills part of the <resources> prompt block (§7.3 item 4).
+import type { AgentSettings } from "../agent-settings.ts";
+import type { RuntimeHook } from "../hooks.ts";
+import type { SkillDir } from "./dirs.ts";
+import { discoverSkills } from "./discover.ts";
+import type { SkillRegistry } from "./registry.ts";
+import { skillTool } from "./skill-tool.ts";
+import { expandSlash } from "./slash.ts";
+
+export interface SkillsHookOptions {
+  dirs: SkillDir[];
+  disabled: string[];
+  warn(msg: string): void;
+}
+
+const SKILLS_LINE =
+  "Skills: a <skill> tag in a message means that skill was pre-loaded; follow it directly, without announcing or re-loading it. " +
+  "Use the `skill` tool to discover or load skills.";
+
+/**
+ * The Skills hint lines for one agent (empty when it can see no skill). Exported
+ * so whoever composes the whole <resources> block (with the MCP line) can reuse them.
+ */
+export function skillHintLines(registry: SkillRegistry, agent: Pick<AgentSettings, "skills">): string[] {
+  const visible = registry.list().filter((s) => agent.skills.length === 0 || agent.skills.includes(s.name));
+  if (visible.length === 0) return [];
+  return [SKILLS_LINE, ...visible.map((s) => (s.description ? `- ${s.name}: ${s.description}` : `- ${s.name}`))];
+}
+
+/** The resources block around hint lines; "" when there are none. */
+export function resourcesBlock(lines: readonly string[]): string {
+  return lines.length === 0 ? "" : `\n\n<resources>\n${lines.join("\n")}\n</resources>`;
+}
+
+export function skillsHook(options: SkillsHookOptions): { hook: RuntimeHook; registry: SkillRegistry } {
+  const registry = discoverSkills(options.dirs, options.disabled, options.warn);
+  const hook: RuntimeHook = {
+    promptBlock: (agent) => resourcesBlock(skillHintLines(registry, agent)),
+    registerTools: (tools) => tools.register(skillTool({ dirs: options.dirs, disabled: options.disabled, registry })),
+    preprocess: (content, scene) => expandSlash(content, { dirs: options.dirs, disabled: options.disabled, scope: scene.agent.skills }),
+  };
+  return { hook, registry };
+}
