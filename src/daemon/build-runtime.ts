@@ -15,6 +15,8 @@ import { agentDirectoryHook, instructionsHook, workingDirectoryHook } from "../r
 import { environmentHook } from "../runtime/prompt.ts";
 import { scopeHook } from "../runtime/scope.ts";
 import { skillsHook } from "../runtime/skills/hook.ts";
+import { memoryHook } from "../runtime/memory/hook.ts";
+import { MemoryStore } from "../runtime/memory/store.ts";
 import { skillDirs } from "./skill-dirs.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { expandConfig, type Env } from "./config/expand.ts";
@@ -59,11 +61,16 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     disabled: config.disabled.skills,
     warn: (m) => log.warn(m),
   });
+  const memory = await MemoryStore.open(paths.memoryDir, (m) => log.warn(m));
+  // One list serves every hook point, so its order is both the prompt-block
+  // order of §7.3 (environment, memory, resources, scope) and the injection
+  // order of §7.4 (agent directory, recall, working directory, instructions).
   const hooks: RuntimeHook[] = [
     environmentHook,
+    agentDirectoryHook,
+    memoryHook(memory, config.system.memory.recall_limit),
     skills.hook,
     scopeHook,
-    agentDirectoryHook,
     workingDirectoryHook,
     instructionsHook,
     builtinToolsHook(options.host),

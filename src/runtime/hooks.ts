@@ -14,6 +14,8 @@ export interface RunScene {
   home: string;
   sender?: string;
   session: bigint;
+  /** The new user message, after preprocessing (set for before-run hooks). */
+  userMessage?: string;
 }
 
 export interface RuntimeHook {

@@ -100,7 +100,7 @@ export async function* runTurn(
     return outcome;
   }
 
-  session.history.push(...injected(runtime.hooks, scene), user);
+  session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
   const toolSignal = AbortSignal.any([session.killed.signal, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {

@@ -7,7 +7,7 @@ import type { StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { cleanup } from "../support/daemon.ts";
 import { daemonError } from "../support/daemon-error.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
-import { sessionLines } from "../support/session-files.ts";
+import { historyOf, sessionLines } from "../support/session-files.ts";
 
 let env: LlmDaemon;
 let client: Client;
@@ -62,7 +62,7 @@ test("a step over the threshold is summarised; the next round sees only the summ
 
   const lines = sessionLines(join(env.daemon.home, "sessions"), "brief_compact-a_");
   expect(lines.slice(1).map((l) => ("compact" in l ? "compact" : l.role))).toEqual(["user", "assistant", "tool", "compact", "assistant"]);
-  const history = await client.getConversationHistory((await client.listConversations("brief", "compact-a"))[0].filePath);
+  const history = await historyOf(client, "brief", "compact-a");
   expect(history.messages.map((m) => [m.role, m.content])).toEqual([
     ["user", "SUMMARY-A: the user asked for output, it was printed."],
     ["assistant", "final answer"],

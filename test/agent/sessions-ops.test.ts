@@ -6,6 +6,7 @@ import { mkdirSync, symlinkSync, writeFileSync, existsSync, readdirSync } from "
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { daemonError } from "../support/daemon-error.ts";
+import { historyOf } from "../support/session-files.ts";
 import { cleanup, tempHome } from "../support/daemon.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
 
@@ -159,7 +160,7 @@ test("sends to one session are serialised; different sessions run in parallel", 
   const active = (await client.sessions()).filter((s) => s.active).map((s) => s.id);
   expect(active.sort()).toEqual([a.session, b.session].sort());
   await Promise.all([same1, same2, other]);
-  const lines = (await client.getConversationHistory((await client.listConversations("crab", "par-a"))[0].filePath)).messages;
+  const lines = (await historyOf(client, "crab", "par-a")).messages;
   expect(lines.map((m) => m.content).slice(-4)).toEqual(["a1", lines.at(-3)!.content, "a2", lines.at(-1)!.content]);
   expect(lines.at(-4)!.role).toBe("user");
   expect(lines.at(-3)!.role).toBe("assistant");

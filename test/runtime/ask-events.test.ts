@@ -5,6 +5,8 @@ import { DaemonError, type Client } from "../../src/protocol/client.ts";
 import { AgentEventKind, type AgentEventMsg, type StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { cleanup } from "../support/daemon.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
+import { sessionLines } from "../support/session-files.ts";
+import { join } from "node:path";
 
 let env: LlmDaemon;
 let client: Client;
@@ -81,8 +83,7 @@ test("a question stays pending when its client disconnects, until a reply arrive
   for (let i = 0; i < 100 && (await client.sessions()).find((s) => s.id === session)?.active; i++) await Bun.sleep(20);
   expect((await client.sessions()).find((s) => s.id === session)?.active).toBe(false);
   // The answer became the tool's result and is on disk; with nobody listening, the run ended there.
-  const file = (await client.listConversations("crab", "leaver"))[0].filePath;
-  const lines = (await Bun.file(file).text()).trim().split("\n").map((l) => JSON.parse(l));
+  const lines = sessionLines(join(env.daemon.home, "sessions"), "crab_leaver_");
   expect(lines.at(-1)).toEqual({ role: "tool", content: "late answer", name: "ask_user", tool_call_id: "d1" });
 });
 

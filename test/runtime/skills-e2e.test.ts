@@ -6,6 +6,7 @@ import type { Client } from "../../src/protocol/client.ts";
 import { ResourceKind, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { cleanup, tempHome } from "../support/daemon.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
+import { sessionLines } from "../support/session-files.ts";
 
 let env: LlmDaemon;
 let client: Client;
@@ -51,8 +52,8 @@ test("a slash command expands the skill into the message, and that is what is st
   await client.send({ agent: "crab", content: "/greet the crew", sender: "slash" });
   const user = lastStreamed().messages.at(-1);
   expect(user.content).toBe("the crew\n\n<skill name=\"greet\">\nAlways greet with 'Ahoy'.\n</skill>");
-  const history = await client.getConversationHistory((await client.listConversations("crab", "slash"))[0].filePath);
-  expect(history.messages[0].content).toContain('<skill name="greet">');
+  const stored = sessionLines(join(home, "sessions"), "crab_slash_");
+  expect(stored[1]).toEqual({ role: "user", content: "the crew\n\n<skill name=\"greet\">\nAlways greet with 'Ahoy'.\n</skill>" });
   await client.send({ agent: "crab", content: "/nosuchskill here", sender: "slash" });
   expect(lastStreamed().messages.at(-1).content).toBe("/nosuchskill here");
 });

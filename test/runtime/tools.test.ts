@@ -52,7 +52,7 @@ test("a bash call runs in the session's cwd; its output reaches the client and t
   expect(JSON.parse(toolMessage.content)).toEqual(output);
   expect(toolMessage.tool_call_id).toBe("b1");
   // The model is offered the built-in tools, sorted by name.
-  expect(lastStreamBody().tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["ask_user", "bash", "delegate", "skill"]);
+  expect(lastStreamBody().tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["ask_user", "bash", "delegate", "forget", "memory", "recall", "remember", "skill"]);
 });
 
 test("three calls in one step run concurrently and report in completion order", async () => {
@@ -146,7 +146,7 @@ test("a scoped agent's call outside its scope is refused and its side effect nev
   // The scope block tells it its limits, and only whitelisted tools are offered.
   const body = env.fake.requests.filter((r) => r.body?.stream === true).find((r) => JSON.stringify(r.body.messages).includes("delegate please"))!.body;
   expect(body.messages[0].content).toContain("<scope>\nskills: some-skill\n</scope>");
-  expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["ask_user", "bash", "skill"]);
+  expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["ask_user", "bash", "forget", "memory", "recall", "remember", "skill"]);
   // The helper's turns were never used: take them back off the script.
   env.fake.script();
   await client.send({ agent: "crab", content: "drain", sender: "drain" }).catch(() => {});

@@ -15,3 +15,19 @@ export function sessionLines(dir: string, prefix: string): Record<string, unknow
     }
   }
 }
+
+/** GetConversationHistory of an identity's newest conversation, looking again if a title rename moved it. */
+export async function historyOf(
+  client: import("../../src/protocol/client.ts").Client,
+  agent: string,
+  sender: string,
+): Promise<import("../../src/protocol/gen/crabtalk_pb.ts").ConversationHistory> {
+  for (let attempt = 0; ; attempt++) {
+    const file = (await client.listConversations(agent, sender))[0].filePath;
+    try {
+      return await client.getConversationHistory(file);
+    } catch (err) {
+      if (attempt >= 20 || (err as { code?: number }).code !== 404) throw err;
+    }
+  }
+}

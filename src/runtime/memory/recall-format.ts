@@ -1,0 +1,9 @@
+// The recall result text (daemon.md §12.3).
+import type { MemoryEntry } from "./entry.ts";
+
+export const NO_MEMORIES = "no memories found";
+
+export function formatRecall(hits: readonly MemoryEntry[]): string {
+  if (hits.length === 0) return NO_MEMORIES;
+  return hits.map((e) => `## ${e.name}\n${e.description}\n\n${e.content}`).join("\n---\n");
+}
