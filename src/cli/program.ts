@@ -12,6 +12,7 @@ import { registerConversationCommands } from "./commands/conversations.ts";
 import { registerAgentCommands } from "./commands/agents.ts";
 import { registerEventsCommand } from "./commands/events.ts";
 import { registerProviderCommands } from "./commands/providers.ts";
+import { registerCronCommands } from "./commands/cron.ts";
 
 export function buildProgram(): Command {
   const program = new Command("crabtalk")
@@ -46,5 +47,6 @@ Examples:
   registerAgentCommands(program, conn);
   registerEventsCommand(program, conn);
   registerProviderCommands(program, conn);
+  registerCronCommands(program, conn);
   return program;
 }

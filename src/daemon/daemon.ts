@@ -7,6 +7,7 @@ import { createLogger, type LogLevel } from "./log.ts";
 import { bindEndpoints } from "./endpoints.ts";
 import { writePidFile } from "./pidfile.ts";
 import { createState } from "./state.ts";
+import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
@@ -44,6 +45,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const removePidFile = writePidFile(paths.pidFile);
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
+  state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {
@@ -56,6 +58,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   });
 
   endpoints.close();
+  state.crons.stop();
   shutdown.abort(new Error("daemon is shutting down"));
   removePidFile();
   let grace: ReturnType<typeof setTimeout> | undefined;

@@ -6,6 +6,8 @@ import { buildRuntime, NO_PROVIDER_HINT } from "./build-runtime.ts";
 import type { Env } from "./config/expand.ts";
 import { loadConfigFile, type LoadedConfig } from "./config/load.ts";
 import { EventBus } from "./event-bus.ts";
+import { CronScheduler } from "./cron/scheduler.ts";
+import { fireCron } from "./cron/fire.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 
@@ -16,6 +18,8 @@ export interface DaemonState {
   config: LoadedConfig;
   readonly host: Host;
   readonly events: EventBus;
+  /** Cron entries and their timers: the daemon's, untouched by reloads. */
+  readonly crons: CronScheduler;
   /** Rebuild from disk; throws (and keeps the old config and runtime) on failure. */
   reload(): Promise<void>;
 }
@@ -39,6 +43,11 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     config: initial,
     host,
     events,
+    crons: new CronScheduler({
+      path: paths.crons,
+      fire: (entry) => fireCron(host, entry, (session) => state.crons.retarget(entry.id, session), (m) => log.warn(m)),
+      warn: (m) => log.warn(m),
+    }),
     async reload() {
       const loaded = loadConfigFile(paths.config, env);
       const runtime = await build(loaded);

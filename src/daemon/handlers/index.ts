@@ -5,6 +5,7 @@ import { agentHandlers } from "./agents.ts";
 import { lifecycleHandlers } from "./lifecycle.ts";
 import { providerHandlers } from "./providers.ts";
 import { skillHandlers } from "./skills.ts";
+import { cronHandlers } from "./cron.ts";
 import { sessionHandlers } from "./sessions.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
@@ -14,6 +15,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...agentHandlers(state),
     ...providerHandlers(state),
     ...skillHandlers(state),
+    ...cronHandlers(state),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }

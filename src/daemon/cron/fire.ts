@@ -1,0 +1,34 @@
+// Firing a cron entry (daemon.md §15.4): a Send-like run of `/<skill>` with
+// sender `cron` in the entry's session; the reply goes nowhere but history.
+import { basename } from "node:path";
+import type { Host } from "../../runtime/host.ts";
+import type { Session } from "../../runtime/sessions.ts";
+import { startTurn } from "../turn.ts";
+import type { CronEntry } from "./store.ts";
+
+export const CRON_SENDER = "cron";
+
+/**
+ * The entry's session: still open under its id, else (after a restart) its
+ * file resumed, else the latest session of its agent and identity.
+ */
+export async function cronSession(host: Host, entry: CronEntry): Promise<Session> {
+  const open = host.sessions.get(entry.session);
+  if (open && open.agent === entry.agent && open.createdBy === entry.sender) return open;
+  const registered = (agent: string) => host.runtime.agents.has(agent);
+  try {
+    return await host.sessions.resolve({ agent: entry.agent, resumeFile: entry.file }, registered);
+  } catch {
+    // The file was renamed (a title) or removed: the identity's latest session then.
+    return await host.sessions.resolve({ agent: entry.agent, sender: entry.sender }, registered);
+  }
+}
+
+export async function fireCron(host: Host, entry: CronEntry, retarget: (session: bigint) => void, warn: (m: string) => void): Promise<void> {
+  const session = await cronSession(host, entry);
+  retarget(session.id);
+  const outcome = await startTurn(host, session, { content: `/${entry.skill}`, sender: CRON_SENDER, streaming: false, warn }).outcome;
+  if (outcome.stopReason === "error" || outcome.stopReason === "aborted") {
+    warn(`cron ${entry.id} (/${entry.skill}) in session ${session.id} (${basename(session.filePath)}) failed: ${outcome.error}`);
+  }
+}
