@@ -17,6 +17,10 @@ import { scopeHook } from "../runtime/scope.ts";
 import { skillsHook } from "../runtime/skills/hook.ts";
 import { memoryHook } from "../runtime/memory/hook.ts";
 import { MemoryStore } from "../runtime/memory/store.ts";
+import { connectMcpServers } from "../runtime/mcp/pool.ts";
+import { mcpHintLine, mcpHook } from "../runtime/mcp/hook.ts";
+import { mcpServerSpecs } from "./mcp-servers.ts";
+import pkg from "../../package.json" with { type: "json" };
 import { skillDirs } from "./skill-dirs.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { expandConfig, type Env } from "./config/expand.ts";
@@ -56,10 +60,18 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   }
   const manifest = manifestAgents(paths.localManifest);
   // Order matters per hook point: prompt blocks (§7.3), injected context (§7.4).
+  const mcp = await connectMcpServers(mcpServerSpecs(paths, config.disabled.mcps, options.env), {
+    baseEnv: options.env,
+    extraEnv: config.env,
+    warn: (m) => log.warn(m),
+    clientVersion: pkg.version,
+  });
+  const mcpLine = mcpHintLine(mcp);
   const skills = skillsHook({
     dirs: skillDirs(paths.home),
     disabled: config.disabled.skills,
     warn: (m) => log.warn(m),
+    leadLines: mcpLine ? [mcpLine] : [],
   });
   const memory = await MemoryStore.open(paths.memoryDir, (m) => log.warn(m));
   // One list serves every hook point, so its order is both the prompt-block
@@ -70,6 +82,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     agentDirectoryHook,
     memoryHook(memory, config.system.memory.recall_limit),
     skills.hook,
+    mcpHook(mcp),
     scopeHook,
     workingDirectoryHook,
     instructionsHook,
@@ -92,6 +105,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
     tools,
     hooks,
+    mcp,
     activeModel,
     noModelHint: NO_PROVIDER_HINT,
     home: paths.home,

@@ -68,6 +68,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   ]);
   clearTimeout(grace);
   endpoints.dropConnections();
+  await state.host.runtime.mcp?.close().catch(() => {});
   log.info("stopped");
   return 0;
 }

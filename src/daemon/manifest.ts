@@ -5,7 +5,8 @@ import { dirname } from "node:path";
 import { stringify } from "smol-toml";
 import { ConfigError } from "./config/error.ts";
 import { parseTomlText } from "./config/load.ts";
-import { agentTableSchema, type AgentConfig } from "./config/schema.ts";
+import { agentTableSchema, mcpTableSchema, type AgentConfig, type McpServerConfig } from "./config/schema.ts";
+import { setTable } from "./config/table-edit.ts";
 import { writeFileAtomic } from "./config/write.ts";
 
 export function readManifest(path: string): Record<string, unknown> {
@@ -32,4 +33,21 @@ export function editManifestAgents(path: string, edit: (agents: Record<string, u
   if (Object.keys(agents).length === 0) delete doc.agents;
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomic(path, stringify(doc) + "\n");
+}
+
+/** The local manifest's MCP servers ([mcps], §3.8), validated, keyed by name. */
+export function manifestMcps(path: string): Record<string, McpServerConfig> {
+  const parsed = mcpTableSchema.safeParse(readManifest(path).mcps ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`local/CrabTalk.toml: mcps.${issue.path.join(".")}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Replaces the [mcps] table (dropped when empty), keeping the rest of the file's text. */
+export function writeManifestMcps(path: string, mcps: Record<string, Record<string, unknown>>): void {
+  const text = existsSync(path) ? readFileSync(path, "utf8") : "";
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, setTable(text, ["mcps"], Object.keys(mcps).length > 0 ? mcps : undefined));
 }

@@ -51,8 +51,11 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     async reload() {
       const loaded = loadConfigFile(paths.config, env);
       const runtime = await build(loaded);
+      const previous = host.runtime;
       state.config = loaded;
       host.runtime = runtime;
+      // The old runtime's MCP servers go; a call still running on them fails alone.
+      void previous.mcp?.close();
       log.info("reloaded", { model: runtime.activeModel ?? "", agents: runtime.agents.size });
     },
   };

@@ -10,11 +10,19 @@ export interface ModelRouter {
   resolve(model: string): { provider: string; model: Model };
 }
 
+/** The live MCP connections of a runtime, as operations see them. */
+export interface McpConnections {
+  servers(): { name: string; status: "connected" | "failed"; error: string; toolCount: number }[];
+  close(): Promise<void>;
+}
+
 export interface Runtime {
   readonly agents: ReadonlyMap<string, AgentDefinition>;
   readonly models: ModelRouter;
   readonly tools: ToolRegistry;
   readonly hooks: readonly RuntimeHook[];
+  /** MCP servers connected when this runtime was built. */
+  readonly mcp?: McpConnections;
   /** `[system.crab] model` (or a detected default); undefined when none is configured. */
   readonly activeModel?: string;
   /** Message used when no model can be chosen at all. */

@@ -108,8 +108,8 @@ test("a variant unknown to the daemon (future tag 45) is an empty client message
 
 test("an operation not built yet answers 500 '<operation> is not implemented yet'", async () => {
   const conn = await RawConnection.open({ path: daemon.socket });
-  conn.write(frame(lenField(13, []))); // ListMcps
-  expect(errorOf((await conn.readFrame())!)).toEqual({ code: 500, message: "ListMcps is not implemented yet" });
+  conn.write(frame(lenField(22, []))); // ListPackages
+  expect(errorOf((await conn.readFrame())!)).toEqual({ code: 500, message: "ListPackages is not implemented yet" });
   await expectPong(conn);
   conn.destroy();
 });

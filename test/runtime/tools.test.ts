@@ -52,7 +52,7 @@ test("a bash call runs in the session's cwd; its output reaches the client and t
   expect(JSON.parse(toolMessage.content)).toEqual(output);
   expect(toolMessage.tool_call_id).toBe("b1");
   // The model is offered the built-in tools, sorted by name.
-  expect(lastStreamBody().tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["ask_user", "bash", "delegate", "forget", "memory", "recall", "remember", "skill"]);
+  expect(lastStreamBody().tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["ask_user", "bash", "delegate", "forget", "mcp", "memory", "recall", "remember", "skill"]);
 });
 
 test("three calls in one step run concurrently and report in completion order", async () => {

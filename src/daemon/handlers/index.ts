@@ -6,6 +6,7 @@ import { lifecycleHandlers } from "./lifecycle.ts";
 import { providerHandlers } from "./providers.ts";
 import { skillHandlers } from "./skills.ts";
 import { cronHandlers } from "./cron.ts";
+import { mcpHandlers } from "./mcps.ts";
 import { sessionHandlers } from "./sessions.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
@@ -16,6 +17,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...providerHandlers(state),
     ...skillHandlers(state),
     ...cronHandlers(state),
+    ...mcpHandlers(state),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }

@@ -1,0 +1,66 @@
+// ListMcps and SetLocalMcps (protocol.md §5.4, daemon.md §14.5).
+import { badRequest } from "../../protocol/errors.ts";
+import { McpStatus, SourceKind } from "../../protocol/gen/crabtalk_pb.ts";
+import type { Handlers } from "../../protocol/server.ts";
+import { ConfigError } from "../config/error.ts";
+import { redactEnv, restoreMcpSecrets } from "../config/redact.ts";
+import { manifestMcps, readManifest, writeManifestMcps } from "../manifest.ts";
+import type { DaemonState } from "../state.ts";
+
+export function mcpHandlers(state: DaemonState): Handlers {
+  return {
+    listMcps: () => {
+      const live = new Map((state.host.runtime.mcp?.servers() ?? []).map((s) => [s.name, s]));
+      const disabled = state.config.config.disabled.mcps;
+      const mcps = Object.entries(manifestMcps(state.paths.localManifest)).map(([key, m]) => {
+        const enabled = !disabled.includes(m.name);
+        const server = live.get(m.name);
+        const status = !enabled ? McpStatus.DISCONNECTED : server?.status === "connected" ? McpStatus.CONNECTED : McpStatus.FAILED;
+        return {
+          name: m.name || key,
+          command: m.command,
+          args: m.args,
+          env: redactEnv(m.env) as Record<string, string>,
+          url: m.url ?? "",
+          auth: m.auth,
+          source: "local",
+          autoRestart: m.auto_restart,
+          enabled,
+          sourceKind: SourceKind.LOCAL,
+          status,
+          error: enabled ? (server?.error ?? "not connected") : "",
+          toolCount: server?.status === "connected" ? server.toolCount : 0,
+        };
+      });
+      return { case: "mcpList", value: { mcps } };
+    },
+
+    setLocalMcps: async ({ mcps }) => {
+      const stored = (readManifest(state.paths.localManifest).mcps ?? {}) as Record<string, Record<string, unknown>>;
+      const tables: Record<string, Record<string, unknown>> = {};
+      for (const m of mcps) {
+        if (!m.name.trim()) throw badRequest("every MCP server needs a name");
+        if (Object.hasOwn(tables, m.name)) throw badRequest(`MCP server '${m.name}' is listed twice`);
+        const table: Record<string, unknown> = m.url ? { url: m.url } : { command: m.command, ...(m.args.length > 0 ? { args: m.args } : {}) };
+        if (m.auth) table.auth = true;
+        if (m.autoRestart) table.auto_restart = true;
+        if (Object.keys(m.env).length > 0) table.env = { ...m.env };
+        try {
+          tables[m.name] = restoreMcpSecrets(m.name, table, stored[m.name]);
+        } catch (err) {
+          if (err instanceof ConfigError) throw badRequest(err.message);
+          throw err;
+        }
+      }
+      const previous = stored;
+      writeManifestMcps(state.paths.localManifest, tables);
+      try {
+        await state.reload();
+      } catch (err) {
+        writeManifestMcps(state.paths.localManifest, previous);
+        throw new Error(`manifest written but reload failed, previous MCP servers restored: ${(err as Error).message}`);
+      }
+      return { case: "pong", value: {} };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// Plugs MCP into the runtime (daemon.md §7.3 item 4, §10.6): registers the
+// `mcp` tool and provides the resources hint line naming connected servers.
+import type { RuntimeHook } from "../hooks.ts";
+import type { McpPool } from "./pool.ts";
+import { mcpTool } from "./tool.ts";
+
+export function mcpHook(pool: McpPool): RuntimeHook {
+  return {
+    registerTools(registry) {
+      registry.register(mcpTool(pool));
+    },
+  };
+}
+
+/** The `<resources>` line naming every connected server (not scope-filtered); undefined when none is connected. */
+export function mcpHintLine(pool: McpPool): string | undefined {
+  const names = pool.connectedNames();
+  if (names.length === 0) return undefined;
+  return `MCP servers: ${names.join(", ")}. Use the mcp tool to list their tools (name "" lists all) or call one by name.`;
+}
