@@ -17,7 +17,7 @@ import { scopeHook } from "../runtime/scope.ts";
 import { skillsHook } from "../runtime/skills/hook.ts";
 import { memoryHook } from "../runtime/memory/hook.ts";
 import { MemoryStore } from "../runtime/memory/store.ts";
-import { connectMcpServers } from "../runtime/mcp/pool.ts";
+import { EMPTY_MCP_POOL } from "../runtime/mcp/types.ts";
 import { mcpHintLine, mcpHook } from "../runtime/mcp/hook.ts";
 import { mcpServerSpecs } from "./mcp-servers.ts";
 import pkg from "../../package.json" with { type: "json" };
@@ -60,12 +60,17 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   }
   const manifest = manifestAgents(paths.localManifest);
   // Order matters per hook point: prompt blocks (§7.3), injected context (§7.4).
-  const mcp = await connectMcpServers(mcpServerSpecs(paths, config.disabled.mcps, options.env), {
-    baseEnv: options.env,
-    extraEnv: config.env,
-    warn: (m) => log.warn(m),
-    clientVersion: pkg.version,
-  });
+  const mcpSpecs = mcpServerSpecs(paths, config.disabled.mcps, options.env);
+  // The MCP SDK is loaded only when there is a server to connect.
+  const mcp =
+    mcpSpecs.length === 0
+      ? EMPTY_MCP_POOL
+      : await (await import("../runtime/mcp/pool.ts")).connectMcpServers(mcpSpecs, {
+          baseEnv: options.env,
+          extraEnv: config.env,
+          warn: (m) => log.warn(m),
+          clientVersion: pkg.version,
+        });
   const mcpLine = mcpHintLine(mcp);
   const skills = skillsHook({
     dirs: skillDirs(paths.home),

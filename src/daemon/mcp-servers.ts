@@ -3,7 +3,7 @@
 // run/<name>.port files.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { McpServerSpec } from "../runtime/mcp/pool.ts";
+import type { McpServerSpec } from "../runtime/mcp/types.ts";
 import { expandMcpServer, type Env } from "./config/expand.ts";
 import type { HomePaths } from "./paths.ts";
 import { manifestMcps } from "./manifest.ts";

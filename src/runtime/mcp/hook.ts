@@ -1,7 +1,7 @@
 // Plugs MCP into the runtime (daemon.md §7.3 item 4, §10.6): registers the
 // `mcp` tool and provides the resources hint line naming connected servers.
 import type { RuntimeHook } from "../hooks.ts";
-import type { McpPool } from "./pool.ts";
+import type { McpPool } from "./types.ts";
 import { mcpTool } from "./tool.ts";
 
 export function mcpHook(pool: McpPool): RuntimeHook {

@@ -7,66 +7,29 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
-export const MCP_CONNECT_TIMEOUT_MS = 30_000;
+import {
+  MCP_CONNECT_TIMEOUT_MS,
+  McpToolUnavailableError,
+  type McpCallResult,
+  type McpConnectOptions,
+  type McpPool,
+  type McpServerSpec,
+  type McpServerStatus,
+  type McpToolInfo,
+} from "./types.ts";
+
+export {
+  MCP_CONNECT_TIMEOUT_MS,
+  McpToolUnavailableError,
+  type McpCallResult,
+  type McpConnectOptions,
+  type McpPool,
+  type McpServerSpec,
+  type McpServerStatus,
+  type McpToolInfo,
+};
+
 const DEFAULT_CLIENT_VERSION = "0.0.0";
-
-export interface McpServerSpec {
-  name: string;
-  /** Spawned over stdio when `url` is not set. */
-  command?: string;
-  args: string[];
-  env: Record<string, string>;
-  /** Streamable HTTP endpoint; takes precedence over `command`. */
-  url?: string;
-}
-
-export interface McpConnectOptions {
-  /** The daemon's environment. */
-  baseEnv: Record<string, string | undefined>;
-  /** The config's `[env]` table. */
-  extraEnv: Record<string, string>;
-  /** Per server: handshake plus tool listing (default 30 s); also the limit of each call. */
-  timeoutMs?: number;
-  warn(msg: string): void;
-  /** Sent as the client info version in the handshake (the daemon's version). */
-  clientVersion?: string;
-}
-
-export interface McpServerStatus {
-  name: string;
-  status: "connected" | "failed";
-  /** Empty when connected. */
-  error: string;
-  toolCount: number;
-}
-
-export interface McpToolInfo {
-  name: string;
-  description: string;
-  server: string;
-}
-
-export interface McpCallResult {
-  text: string;
-  isError: boolean;
-}
-
-/** `call` of a name no live server provides. */
-export class McpToolUnavailableError extends Error {
-  constructor(readonly toolName: string) {
-    super(`mcp tool '${toolName}' not available`);
-  }
-}
-
-export interface McpPool {
-  servers(): McpServerStatus[];
-  connectedNames(): string[];
-  /** Tools in server order (first wins a name); a non-empty scope keeps only those servers' tools. */
-  tools(scope: string[]): McpToolInfo[];
-  /** Throws McpToolUnavailableError for an unknown name, other errors for transport/protocol failures. */
-  call(name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<McpCallResult>;
-  close(): Promise<void>;
-}
 
 interface Connection {
   name: string;

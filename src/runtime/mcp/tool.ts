@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { ToolOutcome } from "../../agent/events.ts";
 import type { Tool } from "../tools.ts";
-import { McpToolUnavailableError, type McpPool } from "./pool.ts";
+import { McpToolUnavailableError, type McpPool } from "./types.ts";
 
 const input = z.object({
   name: z.string().describe('MCP tool to call; a name with no exact match lists matching tools; "" lists all'),
