@@ -6,7 +6,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-
 import {
   MCP_CONNECT_TIMEOUT_MS,
   McpToolUnavailableError,
@@ -18,16 +17,8 @@ import {
   type McpToolInfo,
 } from "./types.ts";
 
-export {
-  MCP_CONNECT_TIMEOUT_MS,
-  McpToolUnavailableError,
-  type McpCallResult,
-  type McpConnectOptions,
-  type McpPool,
-  type McpServerSpec,
-  type McpServerStatus,
-  type McpToolInfo,
-};
+// Callers that connect get the vocabulary from here too.
+export * from "./types.ts";
 
 const DEFAULT_CLIENT_VERSION = "0.0.0";
 
