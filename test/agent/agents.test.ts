@@ -1,103 +1,91 @@
 // Agent management (protocol.md §5.5, daemon.md §5) and agent behaviour that
 // depends on config: prompts, max_iterations, provider detection.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "../../src/protocol/client.ts";
 import { daemonError } from "../support/daemon-error.ts";
 import { cleanup, startDaemon } from "../support/daemon.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
-import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
+import { useLlmDaemon } from "../support/llm-daemon.ts";
 
-let env: LlmDaemon;
-let client: Client;
-
-beforeAll(async () => {
-  env = await startLlmDaemon("openai");
-  client = await env.daemon.client();
-});
-afterAll(async () => {
-  await client.close();
-  await env.stop();
-  cleanup(env.daemon.home);
-});
+const t = useLlmDaemon("openai");
 
 test("the default agent crab is registered with the active model", async () => {
-  const agents = await client.listAgents();
+  const agents = await t.client.listAgents();
   expect(agents.map((a) => a.name)).toContain("crab");
-  const crab = await client.getAgent("crab");
+  const crab = await t.client.getAgent("crab");
   expect(crab).toMatchObject({ name: "crab", model: "fake-model", maxIterations: 16, thinking: false, config: "" });
   expect(crab.compactThreshold).toBe(100000);
-  expect((await daemonError(client.getAgent("ghost"))).code).toBe(404);
+  expect((await daemonError(t.client.getAgent("ghost"))).code).toBe(404);
 });
 
 test("CreateAgent writes the manifest, creates a prompt file and registers the agent without a restart", async () => {
-  const info = await client.createAgent("reviewer", JSON.stringify({ description: "reviews code", max_iterations: 3, compact_threshold: null }));
+  const info = await t.client.createAgent("reviewer", JSON.stringify({ description: "reviews code", max_iterations: 3, compact_threshold: null }));
   expect(info).toMatchObject({ name: "reviewer", description: "reviews code", maxIterations: 3 });
   expect(info.model).toBeUndefined();
   expect(info.compactThreshold).toBeUndefined();
-  expect(readFileSync(join(env.daemon.home, "local/CrabTalk.toml"), "utf8")).toContain("[agents.reviewer]");
-  expect(existsSync(join(env.daemon.home, "local/agents/reviewer.md"))).toBe(true);
-  expect((await client.listAgents()).map((a) => a.name)).toEqual(["crab", "reviewer"]);
-  expect((await client.getStats()).registeredAgents).toBe(2);
+  expect(readFileSync(join(t.env.daemon.home, "local/CrabTalk.toml"), "utf8")).toContain("[agents.reviewer]");
+  expect(existsSync(join(t.env.daemon.home, "local/agents/reviewer.md"))).toBe(true);
+  expect((await t.client.listAgents()).map((a) => a.name)).toEqual(["crab", "reviewer"]);
+  expect((await t.client.getStats()).registeredAgents).toBe(2);
 });
 
 test("an agent runs with its prompt file as its system prompt", async () => {
-  writeFileSync(join(env.daemon.home, "local/agents/reviewer.md"), "You are a meticulous code reviewer.");
-  await client.reload();
-  env.fake.script({ text: "LGTM" });
-  const r = await client.send({ agent: "reviewer", content: "review this" });
+  writeFileSync(join(t.env.daemon.home, "local/agents/reviewer.md"), "You are a meticulous code reviewer.");
+  await t.client.reload();
+  t.env.fake.script({ text: "LGTM" });
+  const r = await t.client.send({ agent: "reviewer", content: "review this" });
   expect(r.content).toBe("LGTM");
-  const body = env.fake.requests.filter((q) => q.body?.stream === true).at(-1)!.body;
+  const body = t.env.fake.requests.filter((q) => q.body?.stream === true).at(-1)!.body;
   expect(body.messages[0].role).toBe("system");
   expect(body.messages[0].content).toStartWith("You are a meticulous code reviewer.");
   expect(body.messages[0].content).toContain("<environment>\nos: linux\n</environment>");
-  expect(readdirSync(join(env.daemon.home, "sessions")).some((f) => f.startsWith("reviewer_user_1"))).toBe(true);
+  expect(readdirSync(join(t.env.daemon.home, "sessions")).some((f) => f.startsWith("reviewer_user_1"))).toBe(true);
 });
 
 test("UpdateAgent replaces the entry; DeleteAgent removes it (the prompt file keeps it registered with defaults)", async () => {
-  const updated = await client.updateAgent("reviewer", JSON.stringify({ description: "strict", thinking: true }));
+  const updated = await t.client.updateAgent("reviewer", JSON.stringify({ description: "strict", thinking: true }));
   expect(updated).toMatchObject({ description: "strict", thinking: true, maxIterations: 16 });
-  await client.deleteAgent("reviewer");
-  expect(readFileSync(join(env.daemon.home, "local/CrabTalk.toml"), "utf8")).not.toContain("reviewer");
-  expect((await client.getAgent("reviewer")).description).toBe("");
-  const gone = await daemonError(client.deleteAgent("reviewer"));
+  await t.client.deleteAgent("reviewer");
+  expect(readFileSync(join(t.env.daemon.home, "local/CrabTalk.toml"), "utf8")).not.toContain("reviewer");
+  expect((await t.client.getAgent("reviewer")).description).toBe("");
+  const gone = await daemonError(t.client.deleteAgent("reviewer"));
   expect(gone).toMatchObject({ code: 404, message: "agent 'reviewer' not found in local manifest" });
 });
 
 test("bad agent names and configs are refused with 400 and change nothing", async () => {
-  const manifest = () => (existsSync(join(env.daemon.home, "local/CrabTalk.toml")) ? readFileSync(join(env.daemon.home, "local/CrabTalk.toml"), "utf8") : "");
+  const manifest = () => (existsSync(join(t.env.daemon.home, "local/CrabTalk.toml")) ? readFileSync(join(t.env.daemon.home, "local/CrabTalk.toml"), "utf8") : "");
   const before = manifest();
   for (const name of ["", "../evil", "a/b", "with space", "under_score", "crab", "x".repeat(65), "/abs"]) {
-    expect((await daemonError(client.createAgent(name, "{}"))).code).toBe(400);
+    expect((await daemonError(t.client.createAgent(name, "{}"))).code).toBe(400);
   }
-  expect((await daemonError(client.createAgent("okname", "{nope"))).code).toBe(400);
-  expect((await daemonError(client.createAgent("okname", JSON.stringify({ max_iterations: "many" })))).code).toBe(400);
+  expect((await daemonError(t.client.createAgent("okname", "{nope"))).code).toBe(400);
+  expect((await daemonError(t.client.createAgent("okname", JSON.stringify({ max_iterations: "many" })))).code).toBe(400);
   expect(manifest()).toBe(before);
-  expect(existsSync(join(env.daemon.home, "local/agents/okname.md"))).toBe(false);
-  await client.createAgent("okname", "{}");
-  expect((await daemonError(client.createAgent("okname", "{}"))).code).toBe(400);
-  expect((await daemonError(client.updateAgent("crab", "{}"))).code).toBe(404);
-  await client.deleteAgent("okname");
+  expect(existsSync(join(t.env.daemon.home, "local/agents/okname.md"))).toBe(false);
+  await t.client.createAgent("okname", "{}");
+  expect((await daemonError(t.client.createAgent("okname", "{}"))).code).toBe(400);
+  expect((await daemonError(t.client.updateAgent("crab", "{}"))).code).toBe(404);
+  await t.client.deleteAgent("okname");
 });
 
 test("an agent with thinking on asks the provider for reasoning", async () => {
-  await client.createAgent("thinker", JSON.stringify({ thinking: true }));
-  await client.send({ agent: "thinker", content: "ponder" });
-  const body = env.fake.requests.filter((q) => q.body?.stream === true).at(-1)!.body;
+  await t.client.createAgent("thinker", JSON.stringify({ thinking: true }));
+  await t.client.send({ agent: "thinker", content: "ponder" });
+  const body = t.env.fake.requests.filter((q) => q.body?.stream === true).at(-1)!.body;
   expect(body.reasoning_effort).toBe("high");
-  await client.send({ agent: "crab", content: "no pondering" });
-  expect(env.fake.requests.filter((q) => q.body?.stream === true).at(-1)!.body.reasoning_effort).toBeUndefined();
-  await client.deleteAgent("thinker");
+  await t.client.send({ agent: "crab", content: "no pondering" });
+  expect(t.env.fake.requests.filter((q) => q.body?.stream === true).at(-1)!.body.reasoning_effort).toBeUndefined();
+  await t.client.deleteAgent("thinker");
 });
 
 test("a run that calls tools every round stops at max_iterations without an error", async () => {
-  await client.createAgent("looper", JSON.stringify({ max_iterations: 2 }));
+  await t.client.createAgent("looper", JSON.stringify({ max_iterations: 2 }));
   const call = (i: number) => ({ toolCalls: [{ id: `loop${i}`, name: "nothing_here", arguments: "{}" }] });
-  env.fake.script(call(1), call(2));
+  t.env.fake.script(call(1), call(2));
   const kinds: string[] = [];
   let end: { error: string } | undefined;
-  for await (const e of client.stream({ agent: "looper", content: "go" })) {
+  for await (const e of t.client.stream({ agent: "looper", content: "go" })) {
     kinds.push(e.event.case ?? "");
     if (e.event.case === "end") end = e.event.value;
     if (e.event.case === "toolResult") {
@@ -109,7 +97,7 @@ test("a run that calls tools every round stops at max_iterations without an erro
   expect(kinds.filter((k) => k === "toolsComplete")).toHaveLength(2);
   // Early names-only tool_start, then the full one, result, complete: per step.
   expect(kinds.slice(1, 5)).toEqual(["toolStart", "toolStart", "toolResult", "toolsComplete"]);
-  await client.deleteAgent("looper");
+  await t.client.deleteAgent("looper");
 });
 
 test("with no provider configured the daemon runs, and every run fails naming the ways to configure one", async () => {

@@ -1,25 +1,13 @@
 // ask_user round trips, Kill cancelling a session's tools, and event
 // subscription across concurrent sessions (protocol.md §5.1, §6.1, §6.3).
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { DaemonError, type Client } from "../../src/protocol/client.ts";
+import { expect, test } from "bun:test";
+import { DaemonError } from "../../src/protocol/client.ts";
 import { AgentEventKind, type AgentEventMsg, type StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
-import { cleanup } from "../support/daemon.ts";
-import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
+import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { sessionLines } from "../support/session-files.ts";
 import { join } from "node:path";
 
-let env: LlmDaemon;
-let client: Client;
-
-beforeAll(async () => {
-  env = await startLlmDaemon("openai");
-  client = await env.daemon.client();
-});
-afterAll(async () => {
-  await client.close();
-  await env.stop();
-  cleanup(env.daemon.home);
-});
+const t = useLlmDaemon("openai");
 
 const question = {
   question: "Which colour should the button be?",
@@ -33,16 +21,16 @@ const question = {
 const askCall = (id: string) => ({ id, name: "ask_user", arguments: JSON.stringify({ questions: [question] }) });
 
 test("ask_user: the question reaches the stream, ReplyToAsk on another connection answers it", async () => {
-  env.fake.script({ toolCalls: [askCall("a1")] }, { text: "blue it is" });
+  t.env.fake.script({ toolCalls: [askCall("a1")] }, { text: "blue it is" });
   const events: StreamEvent["event"][] = [];
   let session = 0n;
-  for await (const e of client.stream({ agent: "crab", content: "design", sender: "asker" })) {
+  for await (const e of t.client.stream({ agent: "crab", content: "design", sender: "asker" })) {
     events.push(e.event);
     if (e.event.case === "start") session = e.event.value.session;
     if (e.event.case === "askUser") {
       expect(e.event.value.questions[0]).toMatchObject({ question: question.question, header: "Colour", multiSelect: false });
       expect(e.event.value.questions[0].options.map((o) => o.label)).toEqual(["red", "blue"]);
-      const other = await env.daemon.client();
+      const other = await t.env.daemon.client();
       await other.replyToAsk(session, JSON.stringify({ [question.question]: "blue" }));
       await other.close();
     }
@@ -55,22 +43,22 @@ test("ask_user: the question reaches the stream, ReplyToAsk on another connectio
 });
 
 test("ReplyToAsk for a session with no pending question is 404", async () => {
-  const r = await client.send({ agent: "crab", content: "hi", sender: "nobody-asks" });
-  const err = await client.replyToAsk(r.session, "x").catch((e: unknown) => e);
+  const r = await t.client.send({ agent: "crab", content: "hi", sender: "nobody-asks" });
+  const err = await t.client.replyToAsk(r.session, "x").catch((e: unknown) => e);
   expect(err).toBeInstanceOf(DaemonError);
   expect(err).toMatchObject({ code: 404, message: `no pending ask_user for session ${r.session}` });
 });
 
 test("ask_user in a Send run fails: there is no stream to carry the question", async () => {
-  env.fake.script({ toolCalls: [askCall("s1")] }, { text: "fine" });
-  await client.send({ agent: "crab", content: "ask me", sender: "sender-mode" });
-  const tool = env.fake.requests.filter((r) => r.body?.stream).at(-1)!.body.messages.find((m: { role: string }) => m.role === "tool");
+  t.env.fake.script({ toolCalls: [askCall("s1")] }, { text: "fine" });
+  await t.client.send({ agent: "crab", content: "ask me", sender: "sender-mode" });
+  const tool = t.env.fake.requests.filter((r) => r.body?.stream).at(-1)!.body.messages.find((m: { role: string }) => m.role === "tool");
   expect(tool.content).toBe("ask_user is only available in streaming mode");
 });
 
 test("a question stays pending when its client disconnects, until a reply arrives", async () => {
-  env.fake.script({ toolCalls: [askCall("d1")] });
-  const leaver = await env.daemon.client();
+  t.env.fake.script({ toolCalls: [askCall("d1")] });
+  const leaver = await t.env.daemon.client();
   let session = 0n;
   for await (const e of leaver.stream({ agent: "crab", content: "ask then leave", sender: "leaver" })) {
     if (e.event.case === "start") session = e.event.value.session;
@@ -78,23 +66,23 @@ test("a question stays pending when its client disconnects, until a reply arrive
   }
   await leaver.close();
   await Bun.sleep(50);
-  expect((await client.sessions()).find((s) => s.id === session)?.active).toBe(true);
-  await client.replyToAsk(session, "late answer");
-  for (let i = 0; i < 100 && (await client.sessions()).find((s) => s.id === session)?.active; i++) await Bun.sleep(20);
-  expect((await client.sessions()).find((s) => s.id === session)?.active).toBe(false);
+  expect((await t.client.sessions()).find((s) => s.id === session)?.active).toBe(true);
+  await t.client.replyToAsk(session, "late answer");
+  for (let i = 0; i < 100 && (await t.client.sessions()).find((s) => s.id === session)?.active; i++) await Bun.sleep(20);
+  expect((await t.client.sessions()).find((s) => s.id === session)?.active).toBe(false);
   // The answer became the tool's result and is on disk; with nobody listening, the run ended there.
-  const lines = sessionLines(join(env.daemon.home, "sessions"), "crab_leaver_");
+  const lines = sessionLines(join(t.env.daemon.home, "sessions"), "crab_leaver_");
   expect(lines.at(-1)).toEqual({ role: "tool", content: "late answer", name: "ask_user", tool_call_id: "d1" });
 });
 
 test("Kill cancels a pending ask_user and kills a running bash command", async () => {
-  env.fake.script({ toolCalls: [askCall("k1"), { id: "k2", name: "bash", arguments: JSON.stringify({ command: "sleep 30" }) }] }, { text: "after kill" });
-  const c = await env.daemon.client();
+  t.env.fake.script({ toolCalls: [askCall("k1"), { id: "k2", name: "bash", arguments: JSON.stringify({ command: "sleep 30" }) }] }, { text: "after kill" });
+  const c = await t.env.daemon.client();
   let session = 0n;
   const results: { callId: string; output: string; isError: boolean }[] = [];
   for await (const e of c.stream({ agent: "crab", content: "ask and sleep", sender: "killed" })) {
     if (e.event.case === "start") session = e.event.value.session;
-    if (e.event.case === "askUser") await client.kill(session);
+    if (e.event.case === "askUser") await t.client.kill(session);
     if (e.event.case === "toolResult") results.push(e.event.value);
   }
   await c.close();
@@ -105,20 +93,20 @@ test("Kill cancels a pending ask_user and kills a running bash command", async (
 });
 
 test("a subscriber sees every event of two concurrent sessions, tagged with agent and session", async () => {
-  const subscriber = await env.daemon.client();
+  const subscriber = await t.env.daemon.client();
   const seen: AgentEventMsg[] = [];
   const subscription = (async () => {
     for await (const e of subscriber.subscribeEvents()) seen.push(e);
   })().catch(() => {});
-  await client.createAgent("second", JSON.stringify({ description: "another agent" }));
+  await t.client.createAgent("second", JSON.stringify({ description: "another agent" }));
   await Bun.sleep(50); // the subscription is registered before the runs start
-  env.fake.script(
+  t.env.fake.script(
     // The tools sleep so that both sessions' first requests take the two tool turns.
     { toolCalls: [{ id: "e1", name: "bash", arguments: JSON.stringify({ command: "echo one; sleep 0.3" }) }], usage: { prompt: 1500, completion: 20, cacheHit: 1000 } },
     { toolCalls: [{ id: "e2", name: "bash", arguments: JSON.stringify({ command: "echo two; sleep 0.3\necho more" }) }] },
   );
-  const c1 = await env.daemon.client();
-  const c2 = await env.daemon.client();
+  const c1 = await t.env.daemon.client();
+  const c2 = await t.env.daemon.client();
   const runs = [
     (async () => { for await (const e of c1.stream({ agent: "crab", content: "first", sender: "ev1" })) if (e.event.case === "start") return e.event.value.session; })(),
     (async () => { for await (const e of c2.stream({ agent: "second", content: "second", sender: "ev2" })) if (e.event.case === "start") return e.event.value.session; })(),
@@ -152,15 +140,15 @@ test("a subscriber sees every event of two concurrent sessions, tagged with agen
 
 test("a subscriber that never reads is left behind without slowing runs", async () => {
   const { RawConnection, frame, lenField } = await import("../support/raw-proto.ts");
-  const stuck = await RawConnection.open({ path: env.daemon.socket });
+  const stuck = await RawConnection.open({ path: t.env.daemon.socket });
   stuck.write(frame(lenField(34, []))); // SubscribeEvents, then never read a byte
   await Bun.sleep(50);
   const long = "word ".repeat(4000); // thousands of text deltas per run
   for (let i = 0; i < 5; i++) {
-    env.fake.script({ text: long });
-    const r = await client.send({ agent: "crab", content: `flood ${i}`, sender: "flood" });
+    t.env.fake.script({ text: long });
+    const r = await t.client.send({ agent: "crab", content: `flood ${i}`, sender: "flood" });
     expect(r.content).toBe(long);
   }
-  await client.ping();
+  await t.client.ping();
   stuck.destroy();
 });

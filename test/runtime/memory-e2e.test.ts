@@ -1,47 +1,35 @@
 // Memory through a real daemon (daemon.md §12, §10.7).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "../../src/protocol/client.ts";
-import { cleanup } from "../support/daemon.ts";
-import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
+import { useLlmDaemon } from "../support/llm-daemon.ts";
 
-let env: LlmDaemon;
-let client: Client;
-beforeAll(async () => {
-  env = await startLlmDaemon("openai");
-  client = await env.daemon.client();
-});
-afterAll(async () => {
-  await client.close();
-  await env.stop();
-  cleanup(env.daemon.home);
-});
+const t = useLlmDaemon("openai");
 
-const lastStreamed = () => env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body;
+const lastStreamed = () => t.env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body;
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: JSON.stringify(args) });
 
 async function results(content: string, sender: string) {
   const out: Record<string, { output: string; isError: boolean }> = {};
-  for await (const e of client.stream({ agent: "crab", content, sender })) {
+  for await (const e of t.client.stream({ agent: "crab", content, sender })) {
     if (e.event.case === "toolResult") out[e.event.value.callId] = e.event.value;
   }
   return out;
 }
 
 test("remember writes an entry file; recall finds it; forget removes it", async () => {
-  env.fake.script(
+  t.env.fake.script(
     { toolCalls: [call("r1", "remember", { name: "Luna's Vet Appointment!", description: "vet appointment for Luna the cat", content: "Tuesday at 10, Dr. Ortiz" })] },
     { toolCalls: [call("r2", "recall", { query: "when is the vet appointment" })] },
     { text: "noted" },
   );
   const r = await results("remember the vet", "mem");
   expect(r.r1).toEqual(expect.objectContaining({ output: "remembered: Luna's Vet Appointment!", isError: false }));
-  const file = join(env.daemon.home, "memory/entries/luna-s-vet-appointment.md");
+  const file = join(t.env.daemon.home, "memory/entries/luna-s-vet-appointment.md");
   expect(readFileSync(file, "utf8")).toBe("---\nname: Luna's Vet Appointment!\ndescription: vet appointment for Luna the cat\n---\n\nTuesday at 10, Dr. Ortiz\n");
   expect(r.r2.output).toBe("## Luna's Vet Appointment!\nvet appointment for Luna the cat\n\nTuesday at 10, Dr. Ortiz");
 
-  env.fake.script({ toolCalls: [call("f1", "forget", { name: "Luna's Vet Appointment!" }), call("f2", "recall", { query: "zebra" })] }, { text: "gone" });
+  t.env.fake.script({ toolCalls: [call("f1", "forget", { name: "Luna's Vet Appointment!" }), call("f2", "recall", { query: "zebra" })] }, { text: "gone" });
   const f = await results("forget it", "mem");
   expect(f.f1.output).toBe("forgot: Luna's Vet Appointment!");
   expect(f.f2).toEqual(expect.objectContaining({ output: "no memories found", isError: false }));
@@ -49,12 +37,12 @@ test("remember writes an entry file; recall finds it; forget removes it", async 
 });
 
 test("auto-recall injects matching entries before the user's message", async () => {
-  env.fake.script(
+  t.env.fake.script(
     { toolCalls: [call("a1", "remember", { name: "coffee", description: "the user's coffee order", content: "flat white, oat milk" })] },
     { text: "saved" },
   );
   await results("save my coffee", "recall-user");
-  await client.send({ agent: "crab", content: "what coffee do I like?", sender: "recall-user" });
+  await t.client.send({ agent: "crab", content: "what coffee do I like?", sender: "recall-user" });
   const messages: (string | null)[] = lastStreamed().messages.map((m: { content: string | null }) => m.content);
   const recall = messages.find((c) => typeof c === "string" && c.startsWith("<recall>"))!;
   expect(recall).toContain("## coffee");
@@ -63,12 +51,12 @@ test("auto-recall injects matching entries before the user's message", async () 
 });
 
 test("the memory tool writes MEMORY.md, which enters the system prompt after a reload", async () => {
-  env.fake.script({ toolCalls: [call("m1", "memory", { content: "The user is Sam, a night owl." })] }, { text: "updated" });
+  t.env.fake.script({ toolCalls: [call("m1", "memory", { content: "The user is Sam, a night owl." })] }, { text: "updated" });
   const r = await results("update your notes", "index");
   expect(r.m1.output).toBe("MEMORY.md updated");
-  expect(readFileSync(join(env.daemon.home, "memory/MEMORY.md"), "utf8")).toContain("Sam, a night owl");
-  await client.reload();
-  await client.send({ agent: "crab", content: "hello", sender: "index" });
+  expect(readFileSync(join(t.env.daemon.home, "memory/MEMORY.md"), "utf8")).toContain("Sam, a night owl");
+  await t.client.reload();
+  await t.client.send({ agent: "crab", content: "hello", sender: "index" });
   const system = lastStreamed().messages[0].content as string;
   expect(system).toContain("<memory>\nThe user is Sam, a night owl.");
   expect(system).toContain("</memory>");

@@ -1,5 +1,7 @@
 // A real daemon wired to a fake LLM server (OpenAI or Anthropic wire format).
-import { startDaemon, type StartOptions, type TestDaemon } from "./daemon.ts";
+import { afterAll, beforeAll } from "bun:test";
+import type { Client } from "../../src/protocol/client.ts";
+import { cleanup, startDaemon, type StartOptions, type TestDaemon } from "./daemon.ts";
 import type { FakeLLM } from "./fake-llm.ts";
 import { startFakeAnthropic } from "./fake-anthropic.ts";
 import { startFakeOpenAI } from "./fake-openai.ts";
@@ -35,6 +37,39 @@ export async function startLlmDaemon(flavour: ProviderFlavour, options: StartOpt
     async stop() {
       await daemon.stop();
       await fake.stop();
+    },
+  };
+}
+
+export interface LlmDaemonFixture {
+  readonly env: LlmDaemon;
+  readonly client: Client;
+}
+
+/**
+ * The usual file-level setup: a daemon on a fake provider and one client,
+ * started before the file's tests and torn down (home removed) after them.
+ */
+export function useLlmDaemon(flavour: ProviderFlavour, options: StartOptions & { extraConfig?: string } = {}): LlmDaemonFixture {
+  let env: LlmDaemon | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    env = await startLlmDaemon(flavour, options);
+    client = await env.daemon.client();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await env?.stop();
+    if (env) cleanup(env.daemon.home);
+  });
+  return {
+    get env() {
+      if (!env) throw new Error("the daemon is not started yet");
+      return env;
+    },
+    get client() {
+      if (!client) throw new Error("the daemon is not started yet");
+      return client;
     },
   };
 }
