@@ -4,6 +4,7 @@
 // --minify and --bytecode start fastest (see the README's build section for the figures).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
+import pkg from "./package.json" with { type: "json" };
 
 const TARGETS = [
   "bun-linux-x64",
@@ -25,8 +26,30 @@ const FLAGS = [
   "--no-compile-autoload-bunfig",
 ];
 
+/** The commit this build comes from, as `crabtalk --version` shows it (src/version.ts). */
+function gitCommit(): string {
+  const git = Bun.spawnSync(["git", "rev-parse", "--short=9", "HEAD"], { stderr: "ignore" });
+  const sha = git.exitCode === 0 ? git.stdout.toString().trim() : "";
+  if (!sha) return "unknown";
+  const dirty = Bun.spawnSync(["git", "status", "--porcelain", "--untracked-files=no"], { stderr: "ignore" });
+  return dirty.stdout.toString().trim() ? `${sha}-dirty` : sha;
+}
+
+const COMMIT = gitCommit();
+
 async function compile(outfile: string, target?: string): Promise<void> {
-  const args = [process.execPath, "build", ...FLAGS, "src/main.ts", "--outfile", outfile];
+  const stamp = (name: string, value: string) => `--define=${name}=${JSON.stringify(value)}`;
+  const args = [
+    process.execPath,
+    "build",
+    ...FLAGS,
+    stamp("CRABTALK_BUILD_VERSION", process.env.CRABTALK_VERSION || pkg.version),
+    stamp("CRABTALK_BUILD_COMMIT", COMMIT),
+    stamp("CRABTALK_BUILD_TARGET", target ? target.replace(/^bun-/, "") : ""),
+    "src/main.ts",
+    "--outfile",
+    outfile,
+  ];
   if (target) args.push(`--target=${target}`);
   const proc = Bun.spawn(args, { stdout: "inherit", stderr: "inherit" });
   if ((await proc.exited) !== 0) throw new Error(`compile failed for ${target ?? "this machine"}`);

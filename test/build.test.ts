@@ -4,13 +4,13 @@ import { expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO, cleanup, startDaemon, tempHome } from "./support/daemon.ts";
+import { cleanup, startDaemon, tempHome } from "./support/daemon.ts";
+import { compiledBinary } from "./support/binary.ts";
+import pkg from "../package.json" with { type: "json" };
 import { runCli } from "./support/cli.ts";
 
 test("the compiled binary runs `crabtalk daemon` with no other files present", async () => {
-  const build = Bun.spawn([process.execPath, "run", "build"], { cwd: REPO, stdout: "pipe", stderr: "pipe" });
-  expect(await build.exited).toBe(0);
-  const built = join(REPO, "dist/crabtalk");
+  const built = await compiledBinary();
   expect(statSync(built).mode & 0o111).not.toBe(0);
 
   const lonely = mkdtempSync(join(tmpdir(), "crabtalk-bin-"));
@@ -25,6 +25,11 @@ test("the compiled binary runs `crabtalk daemon` with no other files present", a
     expect(ping.code).toBe(0);
     const stats = await runCli(["--tcp", "stats", "--json"], { home, command: [binary] });
     expect(JSON.parse(stats.stdout).registered_agents).toBe(1);
+    expect(JSON.parse(stats.stdout).version).toBe(pkg.version);
+    // The build stamps the commit it was made from.
+    const version = await runCli(["--version"], { home, command: [binary] });
+    const sha = Bun.spawnSync(["git", "rev-parse", "--short=9", "HEAD"]).stdout.toString().trim();
+    expect(version.stdout.trim()).toMatch(new RegExp(`^crabtalk ${pkg.version.replace(/\./g, "\\.")} \\(${sha}(-dirty)?, linux-(x64|arm64)\\)$`));
   } finally {
     expect(await daemon.stop()).toBe(0);
     cleanup(home);

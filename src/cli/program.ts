@@ -1,6 +1,6 @@
 // The `crabtalk` command line: daemon control plus protocol clients.
 import { Command } from "commander";
-import pkg from "../../package.json" with { type: "json" };
+import { versionLine } from "../version.ts";
 import type { ConnectOptions } from "./connect.ts";
 import { registerDaemonCommands } from "./commands/daemon.ts";
 import { registerStatusCommands } from "./commands/status.ts";
@@ -13,22 +13,29 @@ import { registerAgentCommands } from "./commands/agents.ts";
 import { registerEventsCommand } from "./commands/events.ts";
 import { registerProviderCommands } from "./commands/providers.ts";
 import { registerCronCommands } from "./commands/cron.ts";
+import { registerLogsCommand } from "./commands/logs.ts";
+import { registerDoctorCommand } from "./commands/doctor.ts";
+import { registerUninstallCommand } from "./commands/uninstall.ts";
+import { registerCompletionsCommand } from "./commands/completions.ts";
 
 export function buildProgram(): Command {
   const program = new Command("crabtalk")
     .description("crabtalk: a local agent daemon and its command-line client")
-    .version(pkg.version, "-V, --version", "print the version")
+    .version(versionLine(), "-V, --version", "print the version, commit and platform")
     .option("--tcp", "connect over TCP (port from <home>/run/crabtalk.port) instead of the Unix socket")
     .showHelpAfterError("(run crabtalk --help for usage)")
     .addHelpText(
       "after",
       `
 Environment:
-  CRABTALK_HOME   daemon home (config.toml, sessions, logs); default ~/.crabtalk
+  CRABTALK_HOME              daemon home (config.toml, sessions, logs); default ~/.crabtalk
+  CRABTALK_SERVICE_MANAGER   systemd | launchd | schtasks | none: how start runs the daemon
 
 Examples:
+  crabtalk start              install and start the daemon as a user service
+  crabtalk status             is it running? (exit 3 when not)
+  crabtalk doctor             check the installation and say how to fix problems
   crabtalk daemon             run the daemon in this terminal
-  crabtalk start              run it in the background
   crabtalk ping               check it answers
   crabtalk send "hello"       one message, answer on stdout
   crabtalk chat               talk interactively
@@ -48,5 +55,9 @@ Examples:
   registerEventsCommand(program, conn);
   registerProviderCommands(program, conn);
   registerCronCommands(program, conn);
+  registerLogsCommand(program);
+  registerDoctorCommand(program);
+  registerUninstallCommand(program);
+  registerCompletionsCommand(program);
   return program;
 }

@@ -5,7 +5,8 @@ import { removeStaleTempFiles } from "../session/atomic.ts";
 import { daemonHandlers } from "./handlers/index.ts";
 import { createLogger, type LogLevel } from "./log.ts";
 import { bindEndpoints } from "./endpoints.ts";
-import { writePidFile } from "./pidfile.ts";
+import { writeRunFile } from "./run-files.ts";
+import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
 import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
@@ -42,7 +43,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
     });
     open.add(served);
   });
-  const removePidFile = writePidFile(paths.pidFile);
+  const removeRunFiles = [writeRunFile(paths.pidFile, String(process.pid)), writeRunFile(paths.versionFile, VERSION)];
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
@@ -60,7 +61,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   endpoints.close();
   state.crons.stop();
   shutdown.abort(new Error("daemon is shutting down"));
-  removePidFile();
+  for (const remove of removeRunFiles) remove();
   let grace: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
     Promise.allSettled([...open]),

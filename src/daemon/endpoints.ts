@@ -4,7 +4,9 @@ import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs
 import { connect } from "../transport/connect.ts";
 import { listenTcp, listenUnix, type ConnectionHandler, type Listener } from "../transport/listen.ts";
 
-export const DEFAULT_TCP_PORT = 6688;
+import { DEFAULT_TCP_PORT } from "./paths.ts";
+
+export { DEFAULT_TCP_PORT };
 export const TCP_HOST = "127.0.0.1";
 
 export interface EndpointPaths {

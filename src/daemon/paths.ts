@@ -3,10 +3,18 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
+/** The loopback TCP port the daemon asks for first (protocol.md §2.1). */
+export const DEFAULT_TCP_PORT = 6688;
+
 /** `$CRABTALK_HOME` if set and non-empty, else `~/.crabtalk`; always absolute. */
 export function resolveHome(env: Record<string, string | undefined> = process.env): string {
   const explicit = env.CRABTALK_HOME;
   if (explicit) return resolve(explicit);
+  return defaultHome(env);
+}
+
+/** `~/.crabtalk`: the home when `$CRABTALK_HOME` is not set. */
+export function defaultHome(env: Record<string, string | undefined> = process.env): string {
   return join(env.HOME || homedir(), ".crabtalk");
 }
 
@@ -33,6 +41,8 @@ export interface HomePaths {
   portFile: string;
   /** `run/crabtalk.pid` (ours: lets `crabtalk stop` find a background daemon). */
   pidFile: string;
+  /** `run/crabtalk.version` (ours: lets a client see it talks to an older daemon). */
+  versionFile: string;
   logsDir: string;
   daemonLog: string;
   tokensDir: string;
@@ -68,6 +78,7 @@ export function homePaths(home: string): HomePaths {
     socket: at("run", "crabtalk.sock"),
     portFile: at("run", "crabtalk.port"),
     pidFile: at("run", "crabtalk.pid"),
+    versionFile: at("run", "crabtalk.version"),
     logsDir: at("logs"),
     daemonLog: at("logs", "daemon.log"),
     tokensDir: at("tokens"),

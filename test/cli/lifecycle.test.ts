@@ -25,7 +25,7 @@ afterAll(async () => {
 test("--version prints the package version", async () => {
   const r = await cli(["--version"]);
   expect(r.code).toBe(0);
-  expect(r.stdout.trim()).toBe(pkg.version);
+  expect(r.stdout.trim()).toMatch(new RegExp(`^crabtalk ${pkg.version.replace(/\./g, "\\.")} \\(\\S+, (linux|darwin|windows)-(x64|arm64)\\)$`));
 });
 
 test("--help documents every command", async () => {

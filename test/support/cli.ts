@@ -12,7 +12,8 @@ export async function runCli(
   opts: { home: string; stdin?: string; env?: Record<string, string>; command?: string[] },
 ): Promise<CliResult> {
   const proc = Bun.spawn([...(opts.command ?? [process.execPath, MAIN]), ...args], {
-    env: { ...process.env, CRABTALK_HOME: opts.home, NO_COLOR: "1", ...opts.env },
+    // No test installs a real user service: tests that exercise one set a fake manager.
+    env: { ...process.env, CRABTALK_HOME: opts.home, NO_COLOR: "1", CRABTALK_SERVICE_MANAGER: "none", ...opts.env },
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",

@@ -1,12 +1,9 @@
-// daemon (foreground), start (background) and stop.
+// daemon (foreground), start, stop and restart.
 import type { Command } from "commander";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
-import { homePaths, resolveHome } from "../../daemon/paths.ts";
-import { connectClient } from "../connect.ts";
+import { startDaemon, stopDaemon } from "../daemon-control.ts";
 import { action } from "./run.ts";
 
-const START_WAIT_MS = 5000;
+const say = (line: string) => console.log(line);
 
 export function registerDaemonCommands(program: Command): void {
   program
@@ -30,79 +27,37 @@ export function registerDaemonCommands(program: Command): void {
 
   program
     .command("start")
-    .description("start the daemon in the background and wait until it answers")
-    .action(
-      action(async () => {
-        if (await answers()) {
-          console.log("crabtalk daemon is already running");
-          return;
-        }
-        const paths = homePaths(resolveHome(process.env));
-        const self = selfCommand();
-        mkdirSync(paths.logsDir, { recursive: true });
-        const out = openSync(`${paths.logsDir}/daemon.out`, "a");
-        const child = spawn(self[0], [...self.slice(1), "daemon"], {
-          detached: true,
-          stdio: ["ignore", out, out],
-          cwd: paths.home,
-        });
-        child.unref();
-        const deadline = Date.now() + START_WAIT_MS;
-        while (Date.now() < deadline) {
-          if (await answers()) {
-            console.log(`crabtalk daemon started (pid ${child.pid}), home ${paths.home}`);
-            return;
-          }
-          await Bun.sleep(50);
-        }
-        throw new Error(`daemon did not answer within ${START_WAIT_MS / 1000}s; see ${paths.daemonLog}`);
-      }),
-    );
+    .description("install the daemon as a user service and start it (or run it in the background) and wait until it answers")
+    .addHelpText(
+      "after",
+      `
+Linux: a systemd user unit (~/.config/systemd/user/ai.crabtalk.crabtalk.service),
+macOS: a launchd agent (~/Library/LaunchAgents/ai.crabtalk.crabtalk.plist),
+Windows: a scheduled task at logon. The service restarts the daemon after a
+crash and starts it at login. Where no service manager is usable (containers,
+CI, WSL without systemd) the daemon runs as a background process instead.
+
+Starting twice is harmless. config.toml is checked first: a broken file is
+reported, naming the key, and nothing is started.
+
+Environment:
+  CRABTALK_SERVICE_MANAGER   systemd | launchd | schtasks | none (default: detect)
+  [system.service] memory_max / memory_high in config.toml limit the systemd unit.`,
+    )
+    .action(action(async () => startDaemon(say)));
 
   program
     .command("stop")
-    .description("stop the background daemon (SIGTERM, graceful)")
+    .description("stop the daemon; a user service is disabled too, so it does not start at login")
+    .action(action(async () => stopDaemon(say)));
+
+  program
+    .command("restart")
+    .description("stop the daemon and start it again (after an upgrade, to run the new binary)")
     .action(
       action(async () => {
-        const pidFile = homePaths(resolveHome(process.env)).pidFile;
-        if (!existsSync(pidFile)) {
-          console.log("crabtalk daemon is not running");
-          return;
-        }
-        // A pid file left by a crash may name a pid since reused by some other
-        // process: signal it only while a daemon answers on this home's socket.
-        if (!(await answers())) {
-          rmSync(pidFile, { force: true });
-          console.log("crabtalk daemon is not running (removed a stale pid file)");
-          return;
-        }
-        const pid = Number.parseInt(readFileSync(pidFile, "utf8"), 10);
-        try {
-          process.kill(pid, "SIGTERM");
-        } catch {
-          console.log("crabtalk daemon is not running (stale pid file)");
-          return;
-        }
-        const deadline = Date.now() + 6000;
-        while (Date.now() < deadline && existsSync(pidFile)) await Bun.sleep(50);
-        console.log("crabtalk daemon stopped");
+        await stopDaemon(() => {});
+        await startDaemon(say);
       }),
     );
-}
-
-async function answers(): Promise<boolean> {
-  try {
-    const client = await connectClient({});
-    await client.ping();
-    await client.close();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** argv that re-runs this program: the compiled binary alone, or bun + script. */
-function selfCommand(): string[] {
-  const compiled = Bun.main.startsWith("/$bunfs") || Bun.main.includes("~BUN");
-  return compiled ? [process.execPath] : [process.execPath, Bun.main];
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { PROVIDER_KINDS, type ProviderKind } from "../../model/settings.ts";
+import { MEMORY_VALUE } from "../../service/spec.ts";
 
 export { PROVIDER_KINDS, type ProviderKind };
 
@@ -158,8 +159,21 @@ export const disabledSchema = z.object(
 );
 export type DisabledConfig = z.output<typeof disabledSchema>;
 
+const memoryLimit = text.regex(MEMORY_VALUE, 'must be bytes with K/M/G/T ("512M"), a percentage ("50%") or "infinity"');
+
+/** `[system.service]` (ours): limits rendered into the systemd unit by `crabtalk start`. */
+export const serviceSchema = z.object(
+  {
+    memory_max: memoryLimit.optional(),
+    memory_high: memoryLimit.optional(),
+  },
+  { error: "must be a table" },
+);
+export type ServiceConfig = z.output<typeof serviceSchema>;
+
 const systemSchema = z.object(
   {
+    service: serviceSchema.prefault({}),
     crab: agentConfigSchema.prefault({}),
     tasks: tasksSchema.prefault({}),
     memory: memorySchema.prefault({}),

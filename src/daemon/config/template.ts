@@ -54,6 +54,11 @@ task_timeout = 300   # seconds
 [system.memory]
 recall_limit = 5     # memory entries injected by auto-recall
 
+# How \`crabtalk start\` runs the daemon as a systemd user service (Linux).
+# [system.service]
+# memory_high = "512M"   # systemd slows the daemon down above this
+# memory_max = "1G"      # and stops it above this (it restarts after 3 s)
+
 # Environment passed to every stdio MCP server (a server's own env wins).
 # [env]
 # GITHUB_TOKEN = "\${GITHUB_TOKEN}"

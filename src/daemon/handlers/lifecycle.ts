@@ -7,6 +7,7 @@ import { redactConfigJson, restoreRedacted } from "../config/redact.ts";
 import { configJsonToToml } from "../config/write.ts";
 import { changeConfig, parseJsonObject } from "../config-change.ts";
 import type { DaemonState } from "../state.ts";
+import { VERSION } from "../../version.ts";
 
 export function lifecycleHandlers(state: DaemonState): Handlers {
   return {
@@ -19,6 +20,7 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
         activeSessions: state.host.sessions.size,
         registeredAgents: state.host.runtime.agents.size,
         activeModel: state.host.runtime.activeModel ?? "",
+        version: VERSION,
       },
     }),
 

@@ -40,7 +40,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
       (o) => {
         const fields = { agent: session.agent, session: session.id, model: o.model, stop: o.stopReason, iterations: o.iterations };
         if (outcomeError(o)) state.log.warn("run failed", { ...fields, error: outcomeError(o) });
-        else state.log.debug("run finished", fields);
+        else state.log.info("run finished", fields);
       },
       (err: Error) => state.log.error("run crashed", { agent: session.agent, session: session.id, error: err.message }),
     );

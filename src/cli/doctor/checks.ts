@@ -1,0 +1,181 @@
+// The checks of `crabtalk doctor`: each says what it found and, when it
+// failed, what to do about it. Offline unless `online` is set.
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import type { HomePaths } from "../../daemon/paths.ts";
+import type { DaemonConfig } from "../../daemon/config/schema.ts";
+import { VERSION, versionLine } from "../../version.ts";
+import { connectClient } from "../connect.ts";
+import { findManager, isCompiled, selfCommand } from "../daemon-control.ts";
+
+export type Outcome = "ok" | "fail" | "info";
+
+export interface CheckResult {
+  outcome: Outcome;
+  what: string;
+  /** What to do, for a failure. */
+  fix?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const ok = (what: string): CheckResult => ({ outcome: "ok", what });
+const info = (what: string): CheckResult => ({ outcome: "info", what });
+const fail = (what: string, fix: string): CheckResult => ({ outcome: "fail", what, fix });
+
+function binaryChecks(env: Env): CheckResult[] {
+  const self = selfCommand();
+  const results = [ok(`${versionLine()} at ${self.join(" ")}`)];
+  if (!isCompiled()) {
+    results.push(info("running from source: the PATH check applies to an installed binary"));
+    return results;
+  }
+  const found = Bun.which("crabtalk", { PATH: env.PATH ?? "" });
+  const here = realpathSync(process.execPath);
+  if (!found) {
+    const dir = dirname(here);
+    results.push(fail(`${dir} is not on PATH`, `add it: export PATH="${dir}:$PATH" (or re-run the installer with --add-to-path)`));
+  } else if (realpathSync(found) !== here) {
+    results.push(fail(`'crabtalk' on PATH is ${found}, not this binary`, `remove the other one or put ${dirname(here)} first on PATH`));
+  } else {
+    results.push(ok(`on PATH as ${found}`));
+  }
+  return results;
+}
+
+function modeCheck(path: string, label: string, strict: boolean): CheckResult {
+  if (!existsSync(path)) return info(`${label} ${path} does not exist yet (the daemon creates it)`);
+  const st = statSync(path);
+  const mode = st.mode & 0o777;
+  const octal = mode.toString(8).padStart(3, "0");
+  if (process.getuid && st.uid !== process.getuid()) {
+    return fail(`${label} ${path} belongs to uid ${st.uid}, not to you`, `chown -R $(id -u) ${path}`);
+  }
+  const open = strict ? mode & 0o077 : mode & 0o022;
+  if (open) return fail(`${label} ${path} has mode ${octal}: other users can ${strict ? "get in" : "write to it"}`, `chmod ${strict ? 700 : "go-w"} ${path}`);
+  return ok(`${label} ${path} (mode ${octal})`);
+}
+
+async function configCheck(paths: HomePaths): Promise<{ result: CheckResult; config?: DaemonConfig }> {
+  if (!existsSync(paths.config)) return { result: info(`no ${paths.config} yet (the daemon writes one at first start)`) };
+  const { loadConfigFile } = await import("../../daemon/config/load.ts");
+  try {
+    const { config } = loadConfigFile(paths.config);
+    return { result: ok(`${paths.config} is valid`), config };
+  } catch (err) {
+    return { result: fail((err as Error).message, `edit ${paths.config}, then: crabtalk reload`) };
+  }
+}
+
+/** Keys a provider of each kind needs to be called. */
+const KEY_FIELDS: Record<string, readonly ("api_key" | "access_key" | "secret_key")[]> = {
+  openai: ["api_key"],
+  anthropic: ["api_key"],
+  google: ["api_key"],
+  azure: ["api_key"],
+  bedrock: ["access_key", "secret_key"],
+};
+
+const REFERENCE = /\$\{([^{}]+)\}/g;
+
+function providerChecks(config: DaemonConfig, env: Env): CheckResult[] {
+  const results: CheckResult[] = [];
+  const disabled = new Set(config.disabled.providers);
+  for (const [name, p] of Object.entries(config.provider)) {
+    if (disabled.has(name)) continue;
+    const problems: string[] = [];
+    for (const field of KEY_FIELDS[p.kind] ?? []) {
+      const value = p[field];
+      const unset = [...(value ?? "").matchAll(REFERENCE)].map((m) => m[1]!).filter((v) => !env[v]);
+      if (unset.length > 0) problems.push(`${field} uses \${${unset.join("}, ${")}}, which is not set here`);
+      // An OpenAI-compatible server on a base_url may need no key at all.
+      else if (!value && !(p.kind === "openai" && p.base_url)) problems.push(`${field} is missing`);
+    }
+    if (problems.length === 0) results.push(ok(`provider ${name} (${p.kind}) has its key`));
+    else {
+      results.push(
+        fail(
+          `provider ${name}: ${problems.join("; ")}`,
+          "set the variable where the daemon starts (a service does not see your shell's variables) or write the key into config.toml",
+        ),
+      );
+    }
+  }
+  if (results.length === 0) results.push(info("no [provider.*] configured (the daemon looks for OPENAI_API_KEY, ANTHROPIC_API_KEY or a local Ollama)"));
+  return results;
+}
+
+async function serviceCheck(env: Env): Promise<CheckResult> {
+  let manager;
+  try {
+    manager = await findManager(env);
+  } catch (err) {
+    return fail((err as Error).message, "unset CRABTALK_SERVICE_MANAGER or give it a valid value");
+  }
+  if (manager.kind === "none") return info(`${manager.reason}: crabtalk start runs the daemon as a background process`);
+  if (!(await manager.installed())) return info(`no ${manager.noun} installed (crabtalk start installs one)`);
+  const program = manager.program();
+  const self = selfCommand()[0]!;
+  if (program !== undefined && program !== self) {
+    return fail(`the ${manager.noun} ${manager.definition} runs ${program}, not this binary (${self})`, "crabtalk restart (it rewrites the definition)");
+  }
+  return ok(`the ${manager.noun} ${manager.definition} runs this binary`);
+}
+
+async function daemonChecks(): Promise<CheckResult[]> {
+  let client;
+  try {
+    client = await connectClient({});
+  } catch {
+    return [fail("the daemon does not answer", "crabtalk start (then crabtalk logs if it does not come up)")];
+  }
+  try {
+    const started = performance.now();
+    const stats = await client.getStats();
+    const results = [ok(`the daemon answers (${(performance.now() - started).toFixed(1)} ms)`)];
+    if (stats.version && stats.version !== VERSION) {
+      results.push(fail(`the daemon runs ${stats.version}, this CLI is ${VERSION}`, "crabtalk restart"));
+    } else {
+      results.push(ok(`the daemon and the CLI are both ${VERSION}`));
+    }
+    return results;
+  } finally {
+    await client.close();
+  }
+}
+
+const DEFAULT_URLS: Record<string, string> = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com",
+  google: "https://generativelanguage.googleapis.com",
+  ollama: "http://localhost:11434",
+};
+
+async function onlineChecks(config: DaemonConfig, env: Env): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const [name, p] of Object.entries(config.provider)) {
+    const raw = p.base_url ?? (p.kind === "bedrock" && p.region ? `https://bedrock-runtime.${p.region}.amazonaws.com` : DEFAULT_URLS[p.kind]);
+    if (!raw) continue;
+    const url = raw.replace(REFERENCE, (_, v: string) => env[v] ?? "");
+    try {
+      const res = await fetch(url, { method: "GET", signal: AbortSignal.timeout(5000), redirect: "manual" });
+      results.push(ok(`provider ${name}: ${url} answers (HTTP ${res.status})`));
+    } catch (err) {
+      results.push(fail(`provider ${name}: ${url} is not reachable (${(err as Error).message})`, "check the network, a proxy, or base_url"));
+    }
+  }
+  return results;
+}
+
+export async function runChecks(paths: HomePaths, env: Env, options: { online?: boolean } = {}): Promise<CheckResult[]> {
+  const results = binaryChecks(env);
+  results.push(modeCheck(paths.home, "home", false));
+  results.push(modeCheck(paths.runDir, "run directory", true));
+  const { result, config } = await configCheck(paths);
+  results.push(result);
+  if (config) results.push(...providerChecks(config, env));
+  results.push(await serviceCheck(env));
+  results.push(...(await daemonChecks()));
+  if (options.online && config) results.push(...(await onlineChecks(config, env)));
+  return results;
+}

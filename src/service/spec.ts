@@ -1,0 +1,23 @@
+// What a user service runs, independent of the service manager that runs it.
+// One shape for the daemon (`crabtalk start`) and for components run as services.
+
+export interface ServiceSpec {
+  /** Reverse-DNS label: the unit name, launchd label and task name derive from it. */
+  label: string;
+  description: string;
+  /** Absolute program path, then its arguments. */
+  argv: string[];
+  workingDirectory: string;
+  /** Environment the service gets in addition to the manager's own. */
+  env: Record<string, string>;
+  /** Where launchd sends stdout/stderr (systemd has the journal). */
+  logFile: string;
+  /** systemd `MemoryMax=` / `MemoryHigh=` values (`512M`, `1G`, `80%`). */
+  memoryMax?: string;
+  memoryHigh?: string;
+}
+
+export const DAEMON_LABEL = "ai.crabtalk.crabtalk";
+
+/** systemd's memory limits: bytes with K/M/G/T, a percentage, or "infinity". */
+export const MEMORY_VALUE = /^(\d+(\.\d+)?[KMGT]?|\d+(\.\d+)?%|infinity)$/;
