@@ -9,6 +9,7 @@ import { DEFAULT_TCP_PORT, defaultHome, homePaths, resolveHome, type HomePaths }
 import { detectManager, type NoManager, type ServiceManager } from "../service/managers.ts";
 import { DAEMON_LABEL, type ServiceSpec } from "../service/spec.ts";
 import { connectClient } from "./connect.ts";
+import { lastLines } from "./log-tail.ts";
 
 const START_WAIT_MS = 15_000;
 const STOP_WAIT_MS = 10_000;
@@ -30,11 +31,11 @@ export async function daemonAnswers(): Promise<boolean> {
   }
 }
 
-async function waitFor(answering: boolean, ms: number): Promise<boolean> {
+async function waitFor(answering: boolean, ms: number, gaveUp: () => boolean = () => false): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     if ((await daemonAnswers()) === answering) return true;
-    if (Date.now() > deadline) return false;
+    if (Date.now() > deadline || gaveUp()) return false;
     await Bun.sleep(50);
   }
 }
@@ -86,7 +87,7 @@ export async function daemonServiceSpec(paths: HomePaths, env: Env): Promise<Ser
     argv: [...selfCommand(), "daemon"],
     workingDirectory: paths.home,
     env: serviceEnv,
-    logFile: `${paths.logsDir}/daemon.out`,
+    logFile: outFile(paths),
     memoryMax: service.memory_max,
     memoryHigh: service.memory_high,
   };
@@ -113,17 +114,25 @@ function removeCrashLeftovers(paths: HomePaths): boolean {
   return found.length > 0;
 }
 
-function spawnDetached(paths: HomePaths): number | undefined {
+/** The daemon's stdout and stderr when no service manager catches them. */
+function outFile(paths: HomePaths): string {
+  return `${paths.logsDir}/daemon.out`;
+}
+
+/** Starts the daemon detached; the returned function tells whether it has exited already. */
+function spawnDetached(paths: HomePaths): () => boolean {
   mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
-  const out = openSync(`${paths.logsDir}/daemon.out`, "a", 0o600);
+  // Truncated at each start: it holds only what this daemon printed outside daemon.log.
+  const out = openSync(outFile(paths), "w", 0o600);
   const self = selfCommand();
   const child = spawn(self[0]!, [...self.slice(1), "daemon"], {
     detached: true,
     stdio: ["ignore", out, out],
     cwd: paths.home,
+    env: { ...process.env, CRABTALK_LOG_STDERR: "0" },
   });
   child.unref();
-  return child.pid;
+  return () => child.exitCode !== null || child.signalCode !== null;
 }
 
 /** `loginctl enable-linger` state, read where systemd-logind keeps it. */
@@ -145,9 +154,16 @@ export async function startDaemon(say: Say, env: Env = process.env): Promise<voi
   const spec = await daemonServiceSpec(paths, env);
   const manager = await findManager(env);
   if (removeCrashLeftovers(paths)) say("cleaned up the pid file and socket of a daemon that did not stop cleanly");
-  if (manager.kind === "none") spawnDetached(paths);
+  // launchd writes stderr to a file of its own: keep log lines in daemon.log only.
+  if (manager.kind === "launchd") spec.env.CRABTALK_LOG_STDERR = "0";
+  let exited = () => false;
+  if (manager.kind === "none") exited = spawnDetached(paths);
   else await manager.install(spec);
-  if (!(await waitFor(true, START_WAIT_MS))) {
+  if (!(await waitFor(true, START_WAIT_MS, exited))) {
+    if (exited()) {
+      const said = lastLines(outFile(paths), 5).join("\n").trim();
+      throw new Error(`the daemon exited at start${said ? `:\n${said}` : ""}`);
+    }
     const hint = manager.kind === "systemd" ? ` and 'systemctl --user status ${DAEMON_LABEL}'` : "";
     throw new Error(`the daemon did not answer within ${START_WAIT_MS / 1000}s; see 'crabtalk logs'${hint}`);
   }

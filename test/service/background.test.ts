@@ -120,3 +120,24 @@ test("a taken TCP port is no reason not to start: the daemon takes another and s
     holder?.stop(true);
   }
 }, 30_000);
+
+test("a daemon that dies at start is reported at once with its error; daemon.out holds no copy of the log", async () => {
+  await cli(["stop"]);
+  const other = tempHome();
+  try {
+    // run/ as a plain file: the daemon cannot create its socket directory.
+    writeFileSync(join(other, "run"), "not a directory");
+    const started = Date.now();
+    const r = await runCli(["start"], { home: other });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("crabtalk: the daemon exited at start:");
+    expect(r.stderr).toContain("daemon failed to start");
+    // Long before the 15 s it would wait for a daemon that is only slow.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  } finally {
+    cleanup(other);
+  }
+  expect((await cli(["start"])).code).toBe(0);
+  expect(readFileSync(join(home, "logs/daemon.out"), "utf8")).not.toContain("INFO listening");
+  expect(readFileSync(join(home, "logs/daemon.log"), "utf8")).toContain("INFO listening");
+}, 30_000);
