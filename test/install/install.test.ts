@@ -180,15 +180,24 @@ describe("a fresh install", () => {
     expect(installed(u.dir)).toBe(fakeBinary("0.1.0"));
   });
 
-  test("the real compiled crabtalk installs and reports its stamped version", async () => {
+  test("the real compiled crabtalk installs, prints its stamped version, and a second run upgrades it in place", async () => {
     const binary = readFileSync(await compiledBinary());
-    server.publish("v9.9.9", { "crabtalk-linux-x64": binary });
+    server.publish("v9.9.9", { "crabtalk-linux-x64": binary, "crabtalk-linux-x64-baseline": binary });
     const u = user();
-    const r = await install({ home: u.home, args: ["--version", "9.9.9"] });
+    const env = { CRABTALK_DOWNLOAD_URL: `${server.url}/download/v9.9.9`, CRABTALK_INSTALL_DIR: join(u.home, "bin") };
+    const r = await install({ home: u.home, env });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Installed crabtalk \d+\.\d+\.\d+ \([^,]+, linux-x64\)/);
-    expect(sha256(readFileSync(join(u.dir, "crabtalk")))).toBe(sha256(binary));
+    const installedPath = join(u.home, "bin/crabtalk");
+    const version = Bun.spawnSync([installedPath, "--version"]).stdout.toString().trim();
+    expect(version).toMatch(/^crabtalk \d+\.\d+\.\d+ \([^,]+, linux-x64\)$/);
+    expect(r.stdout).toContain(`Installed ${version} to ${installedPath}`);
+    expect(sha256(readFileSync(installedPath))).toBe(sha256(binary));
+
+    const again = await install({ home: u.home, env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Upgraded ${installedPath}: ${version} -> ${version}`);
+    expect(readdirSync(join(u.home, "bin"))).toEqual(["crabtalk"]);
   }, 120_000);
 });
 
