@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { REPO, cleanup } from "../support/daemon.ts";
 import { compiledBinary } from "../support/binary.ts";
 import { fakeBinary, releaseServer, sha256 } from "../support/release-server.ts";
+import { type CliResult, runCommand } from "../support/cli.ts";
 import { PATH_LINE_MARKER } from "../../src/cli/shell-profile.ts";
 
 const SCRIPT = join(REPO, "install.sh");
@@ -25,12 +26,6 @@ const root = mkdtempSync(join(tmpdir(), "crabtalk-install-"));
 const server = releaseServer(join(root, "www"));
 const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
 let dirCount = 0;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** A fresh user: its own HOME, install dir inside it. */
 function user() {
@@ -47,11 +42,11 @@ async function install(opts: {
   path?: string;
   /** Runs as this uid (and the same gid): another OS user. */
   as?: number;
-}): Promise<Run> {
+}): Promise<CliResult> {
   // Resolved here: the child's PATH may not hold the shell itself.
   const shell = (opts.shell ?? ["dash"]).map((word, i) => (i === 0 ? Bun.which(word)! : word));
   const prefix = opts.as ? [Bun.which("setpriv")!, `--reuid=${opts.as}`, `--regid=${opts.as}`, "--clear-groups"] : [];
-  const proc = Bun.spawn([...prefix, ...shell, SCRIPT, ...(opts.args ?? [])], {
+  return runCommand([...prefix, ...shell, SCRIPT, ...(opts.args ?? [])], {
     env: {
       HOME: opts.home,
       PATH: opts.path ?? SYSTEM_PATH,
@@ -59,16 +54,7 @@ async function install(opts: {
       CRABTALK_RELEASES_URL: server.url,
       ...opts.env,
     },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
 }
 
 /** A directory of commands that stand in for system ones (uname, sysctl, ldd…), put first on PATH. */
@@ -105,7 +91,7 @@ function installed(dir: string): string {
 }
 
 /** A failure: non-zero, one line on stderr naming what to do, nothing at the install path. */
-function failedCleanly(r: Run, dir: string, says: string): void {
+function failedCleanly(r: CliResult, dir: string, says: string): void {
   expect(r.code).not.toBe(0);
   expect(r.stderr).toStartWith("crabtalk install: ");
   expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);

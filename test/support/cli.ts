@@ -7,13 +7,13 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(
-  args: string[],
-  opts: { home: string; stdin?: string; env?: Record<string, string>; command?: string[] },
+/** Runs a command to completion with exactly `env`, collecting its output. */
+export async function runCommand(
+  command: string[],
+  opts: { env: Record<string, string | undefined>; stdin?: string },
 ): Promise<CliResult> {
-  const proc = Bun.spawn([...(opts.command ?? [process.execPath, MAIN]), ...args], {
-    // No test installs a real user service: tests that exercise one set a fake manager.
-    env: { ...process.env, CRABTALK_HOME: opts.home, NO_COLOR: "1", CRABTALK_SERVICE_MANAGER: "none", ...opts.env },
+  const proc = Bun.spawn(command, {
+    env: opts.env,
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",
@@ -24,4 +24,15 @@ export async function runCli(
     proc.exited,
   ]);
   return { code, stdout, stderr };
+}
+
+export function runCli(
+  args: string[],
+  opts: { home: string; stdin?: string; env?: Record<string, string>; command?: string[] },
+): Promise<CliResult> {
+  return runCommand([...(opts.command ?? [process.execPath, MAIN]), ...args], {
+    // No test installs a real user service: tests that exercise one set a fake manager.
+    env: { ...process.env, CRABTALK_HOME: opts.home, NO_COLOR: "1", CRABTALK_SERVICE_MANAGER: "none", ...opts.env },
+    stdin: opts.stdin,
+  });
 }
