@@ -34,21 +34,25 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const handlers = daemonHandlers(state);
   const shutdown = new AbortController();
   const open = new Set<Promise<void>>();
+  // Connections are accepted as soon as the socket is bound, but served only
+  // once start-up is complete (crons loaded), so no client sees a half-started
+  // daemon; their early frames wait in the connection.
+  let markStarted!: () => void;
+  const ready = new Promise<void>((resolve) => (markStarted = resolve));
   const endpoints = await bindEndpoints(paths, (conn) => {
-    const served = serveConnection(conn, {
-      handlers,
-      shutdown: shutdown.signal,
-      onError: (m) => log.debug(m),
-    }).finally(() => {
-      open.delete(served);
-      void conn.close();
-    });
+    const served = ready
+      .then(() => serveConnection(conn, { handlers, shutdown: shutdown.signal, onError: (m) => log.debug(m) }))
+      .finally(() => {
+        open.delete(served);
+        void conn.close();
+      });
     open.add(served);
   });
   const removeRunFiles = [writeRunFile(paths.pidFile, String(process.pid)), writeRunFile(paths.versionFile, VERSION)];
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
+  markStarted();
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {

@@ -16,7 +16,9 @@ export class FramedConnection {
   private outgoingBytes = 0;
   private writable: Waiter[] = [];
   private flushed: Waiter[] = [];
-  private frameListener: (event: FrameEvent) => void = () => {};
+  private frameListener?: (event: FrameEvent) => void;
+  /** Frames that arrived before anyone listened: kept, handed over in order. */
+  private early: FrameEvent[] = [];
   private closeListeners: Array<() => void> = [];
   private isClosed = false;
   private discardInput = false;
@@ -30,6 +32,10 @@ export class FramedConnection {
   /** Receives every decoded frame (or the single oversize notice) in order. */
   onFrame(listener: (event: FrameEvent) => void): void {
     this.frameListener = listener;
+    for (const event of this.early.splice(0)) {
+      listener(event);
+      if (this.isClosed) return;
+    }
   }
 
   onClose(listener: () => void): void {
@@ -50,6 +56,10 @@ export class FramedConnection {
   handleData(chunk: Uint8Array): void {
     if (this.discardInput) return;
     for (const event of this.decoder.push(new Uint8Array(chunk))) {
+      if (!this.frameListener) {
+        this.early.push(event);
+        continue;
+      }
       this.frameListener(event);
       if (this.isClosed) return;
     }

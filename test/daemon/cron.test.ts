@@ -110,4 +110,4 @@ test("entries survive a restart and find their session again by its file", async
   const next = await client.createCron({ schedule: "0 0 1 1 *", skill: "tick", session: (await client.sessions())[0].id });
   expect(next.id).toBe(loaded[1].id + 1n); // ids continue after the highest loaded
   for (const c of await client.listCrons()) await client.deleteCron(c.id);
-});
+}, 20_000); // stops and starts a daemon: slow on a loaded machine
