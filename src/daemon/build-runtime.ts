@@ -97,6 +97,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const tools = new ToolRegistry();
   for (const hook of hooks) hook.registerTools?.(tools);
   options.host.configureTasks(config.system.tasks.max_concurrent, config.system.tasks.task_timeout);
+  options.host.sessions.unloadIdleAfter(config.system.sessions.unload_after, (count) => log.info("unloaded idle sessions", { count }));
   const agents = buildAgents({
     hooks,
     crab: toAgentSettings(config.system.crab),

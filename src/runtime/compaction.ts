@@ -59,6 +59,7 @@ export class CompactError extends Error {
  * working history, changing nothing.
  */
 export async function compactSession(runtime: Runtime, session: Session, warn?: (m: string) => void): Promise<string> {
+  await session.ensureLoaded();
   if (session.history.length === 0) throw new CompactError("empty", `session ${session.id} has no history to compact`);
   const agent = runtime.agents.get(session.agent);
   if (!agent) throw new CompactError("agent", `agent '${session.agent}' not registered`);

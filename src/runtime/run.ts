@@ -51,6 +51,13 @@ export async function* runTurn(
   input: TurnInput,
 ): AsyncGenerator<TurnEvent, TurnOutcome> {
   const started = Date.now();
+  try {
+    await session.ensureLoaded();
+  } catch (err) {
+    const outcome: TurnOutcome = { stopReason: "error", finalText: "", error: `session ${session.id} cannot be reloaded: ${(err as Error).message}`, iterations: 0, provider: "", model: "" };
+    yield { type: "done", result: outcome };
+    return outcome;
+  }
   const agent = runtime.agents.get(session.agent);
   const scene: RunScene | undefined = agent && {
     agent,

@@ -11,10 +11,13 @@ import { Mutex } from "./mutex.ts";
 
 export class Session {
   readonly lock = new Mutex();
-  /** The local owner's identity when no sender is given. */
-  history: Message[];
+  /** The working history; undefined while unloaded (the file holds it). */
+  private messages: Message[] | undefined;
+  private countWhileUnloaded = 0;
   cwd?: string;
   lastUsed = 0;
+  /** Wall-clock time of the last resolve or run, for unloading idle sessions. */
+  lastActive = Date.now();
 
   constructor(
     readonly id: bigint,
@@ -24,7 +27,49 @@ export class Session {
     public meta: SessionMeta,
     history: Message[],
   ) {
-    this.history = history;
+    this.messages = history;
+  }
+
+  get history(): Message[] {
+    if (!this.messages) throw new Error(`session ${this.id} is unloaded: call ensureLoaded first`);
+    return this.messages;
+  }
+
+  set history(messages: Message[]) {
+    this.messages = messages;
+  }
+
+  get loaded(): boolean {
+    return this.messages !== undefined;
+  }
+
+  get messageCount(): number {
+    return this.messages?.length ?? this.countWhileUnloaded;
+  }
+
+  /** Drops the history from memory; the next run reads it back from the file. */
+  unload(): void {
+    if (!this.messages) return;
+    this.countWhileUnloaded = this.messages.length;
+    this.messages = undefined;
+  }
+
+  /** Reads the history back from the session file after an unload (as a restart would). */
+  async ensureLoaded(): Promise<void> {
+    for (;;) {
+      if (this.messages) return;
+      const path = this.filePath;
+      try {
+        const { meta, messages } = await loadSessionFile(path);
+        this.meta = meta;
+        this.messages ??= messages;
+        this.lastActive = Date.now();
+        return;
+      } catch (err) {
+        // A title renamed the file while we read: read it again under its new name.
+        if (!(err instanceof SessionFileError && err.reason === "missing" && this.filePath !== path)) throw err;
+      }
+    }
   }
 
   /** True while a run (not a background title job) holds the session. */
@@ -52,8 +97,38 @@ export class SessionTable {
   private nextId = 1n;
   private clock = 0;
   private opening = new Map<string, Promise<Session>>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly sessionsDir: string) {}
+
+  /**
+   * Unloads sessions idle longer than `secs` (0: never): their ids stay valid
+   * and their next message reloads them from the file, so memory does not
+   * grow with the number of conversations a long-running daemon has seen.
+   */
+  unloadIdleAfter(secs: number, onUnload?: (count: number) => void): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    if (secs <= 0) return;
+    const idleMs = secs * 1000;
+    const sweep = () => {
+      const count = this.unloadIdle(idleMs);
+      if (count > 0) onUnload?.(count);
+    };
+    this.sweeper = setInterval(sweep, Math.max(1000, Math.min(idleMs / 4, 60_000)));
+    this.sweeper.unref();
+  }
+
+  /** Unloads every session idle for `idleMs` with no run holding or awaiting it; returns how many. */
+  unloadIdle(idleMs: number, now = Date.now()): number {
+    let unloaded = 0;
+    for (const s of this.sessions.values()) {
+      if (!s.loaded || s.running || s.lock.locked || now - s.lastActive < idleMs) continue;
+      s.unload();
+      unloaded++;
+    }
+    return unloaded;
+  }
 
   get(id: bigint): Session | undefined {
     return this.sessions.get(id);
@@ -83,6 +158,7 @@ export class SessionTable {
 
   touch(session: Session): void {
     session.lastUsed = ++this.clock;
+    session.lastActive = Date.now();
   }
 
   /**

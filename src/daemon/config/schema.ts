@@ -171,9 +171,18 @@ export const serviceSchema = z.object(
 );
 export type ServiceConfig = z.output<typeof serviceSchema>;
 
+/** `[system.sessions]` (ours): how long an idle session's history stays in memory. */
+export const sessionsSchema = z.object(
+  {
+    unload_after: count.default(600),
+  },
+  { error: "must be a table" },
+);
+
 const systemSchema = z.object(
   {
     service: serviceSchema.prefault({}),
+    sessions: sessionsSchema.prefault({}),
     crab: agentConfigSchema.prefault({}),
     tasks: tasksSchema.prefault({}),
     memory: memorySchema.prefault({}),

@@ -54,6 +54,11 @@ task_timeout = 300   # seconds
 [system.memory]
 recall_limit = 5     # memory entries injected by auto-recall
 
+# An idle conversation's history leaves memory after this many seconds and is
+# read back from its file on the next message (0 keeps every one in memory).
+# [system.sessions]
+# unload_after = 600
+
 # How \`crabtalk start\` runs the daemon as a systemd user service (Linux).
 # [system.service]
 # memory_high = "512M"   # systemd slows the daemon down above this

@@ -83,7 +83,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
           id: s.id,
           agent: s.agent,
           createdBy: s.createdBy,
-          messageCount: BigInt(s.history.length),
+          messageCount: BigInt(s.messageCount),
           aliveSecs: BigInt(s.meta.uptime_secs),
           active: s.running,
           title: s.meta.title,
