@@ -1,7 +1,7 @@
 // Spawning and stopping real daemons for the benchmarks, each on its own
 // temporary CRABTALK_HOME. Every daemon started here is tracked so that a
 // failure or Ctrl-C still SIGTERMs it and removes its home.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "../src/protocol/client.ts";
@@ -33,9 +33,11 @@ export interface BenchDaemon {
 const live = new Set<BenchDaemon>();
 const STDERR_TAIL_BYTES = 16 * 1024;
 
-export function spawnDaemon(command: string[]): BenchDaemon {
+/** Starts a daemon on a fresh temporary home, with `config` as its config.toml when given. */
+export function spawnDaemon(command: string[], config?: string): BenchDaemon {
   const home = mkdtempSync(join(tmpdir(), "crabtalk-bench-"));
   let proc: Bun.Subprocess<"ignore", "ignore", "pipe">;
+  if (config !== undefined) writeFileSync(join(home, "config.toml"), config);
   const spawnedAt = performance.now();
   try {
     proc = Bun.spawn([...command, "daemon"], {

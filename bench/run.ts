@@ -1,5 +1,5 @@
 // Benchmark entry (`bun run bench`). Usage:
-//   bun bench/run.ts [codec] [ping] [startup] [agent] [send] [session] [--quick] [--sequential-stops]
+//   bun bench/run.ts [codec] [ping] [startup] [agent] [send] [session] [soak] [--quick] [--sequential-stops]
 // Runs the named groups (default: all), prints one JSON object to stdout and
 // writes it to bench/results/latest.json. Progress goes to stderr.
 // --quick shortens every duration (smoke run). --sequential-stops makes each
@@ -14,10 +14,11 @@ import { stopAll } from "./daemon.ts";
 import { runPing } from "./ping.ts";
 import { runSend } from "./send.ts";
 import { runSession } from "./session.ts";
+import { runSoak } from "./soak.ts";
 import { runStartup } from "./startup.ts";
 import { progress, round } from "./stats.ts";
 
-const GROUPS = ["codec", "ping", "startup", "agent", "send", "session"] as const;
+const GROUPS = ["codec", "ping", "startup", "agent", "send", "session", "soak"] as const;
 type Group = (typeof GROUPS)[number];
 
 function usage(): string {
@@ -81,6 +82,14 @@ async function main(): Promise<number> {
         warmupSends: quick ? 1 : 2,
         roundsK1: quick ? 10 : 50,
         roundsK100: quick ? 2 : 5,
+      });
+    } else if (group === "soak") {
+      report.soak = await runSoak({
+        turns: quick ? 2000 : 10_000,
+        concurrency: 8,
+        idleMs: quick ? 5000 : 60_000,
+        unloadAfterSecs: quick ? 2 : 30,
+        burst: quick ? 200 : 1000,
       });
     } else {
       report.session = await runSession({

@@ -97,7 +97,11 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const tools = new ToolRegistry();
   for (const hook of hooks) hook.registerTools?.(tools);
   options.host.configureTasks(config.system.tasks.max_concurrent, config.system.tasks.task_timeout);
-  options.host.sessions.unloadIdleAfter(config.system.sessions.unload_after, (count) => log.info("unloaded idle sessions", { count }));
+  options.host.sessions.unloadIdleAfter(config.system.sessions.unload_after, (count) => {
+    log.info("unloaded idle sessions", { count });
+    // Give the freed histories back to the OS now rather than at the next allocation spike.
+    Bun.gc(true);
+  });
   const agents = buildAgents({
     hooks,
     crab: toAgentSettings(config.system.crab),
