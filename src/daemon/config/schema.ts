@@ -30,8 +30,10 @@ function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   switch (p.kind) {
     case "bedrock":
       missing("region");
-      missing("access_key");
-      missing("secret_key");
+      // Static keys come as a pair; without them the AWS SDK's default credential chain applies.
+      if (Boolean(p.access_key) !== Boolean(p.secret_key)) {
+        missing(p.access_key ? "secret_key" : "access_key");
+      }
       return;
     case "ollama":
       return;
