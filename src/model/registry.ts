@@ -121,8 +121,9 @@ export class ModelRegistry {
     return { provider: entry.provider, kind: effectiveKind(entry.settings), model: bound };
   }
 
+  /** The model's context window: its provider's `context_limits`, else its family's default. */
   contextLimit(model: string): number {
-    return contextLimit(model);
+    return contextLimit(model, this.entries.get(model)?.settings.contextLimits);
   }
 
   private providerModel(p: ProviderSettings): Model {

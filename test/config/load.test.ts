@@ -68,7 +68,8 @@ describe("defaults", () => {
       members: [],
       skills: [],
       mcps: [],
-      compact_threshold: 100000,
+      compact_threshold: undefined, // 80 % of the model's context window
+      fallback: [],
       compact_tool_max_len: 1024,
     });
     expect(config.system.tasks).toEqual({ max_concurrent: 4, viewable_window: 16, task_timeout: 300 });
