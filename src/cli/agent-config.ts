@@ -44,6 +44,13 @@ export function applyFlags(base: AgentConfig, flags: AgentConfigFlags): AgentCon
 
 /** An agent's current config as CreateAgent/UpdateAgent JSON, so an update can change only some keys. */
 export function configFromInfo(info: AgentInfo): AgentConfig {
+  // The daemon sends the agent's config JSON; older daemons send "", and the fields are used instead.
+  try {
+    const parsed: unknown = JSON.parse(info.config);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as AgentConfig;
+  } catch {
+    // fall through
+  }
   const config: AgentConfig = {
     description: info.description,
     max_iterations: info.maxIterations,
@@ -56,4 +63,10 @@ export function configFromInfo(info: AgentInfo): AgentConfig {
   };
   if (info.model !== undefined) config.model = info.model;
   return config;
+}
+
+/** The agent's fallback models, from its config JSON. */
+export function fallbackOf(info: AgentInfo): string[] {
+  const fallback = configFromInfo(info).fallback;
+  return Array.isArray(fallback) ? fallback.filter((m): m is string => typeof m === "string") : [];
 }

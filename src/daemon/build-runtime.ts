@@ -136,6 +136,7 @@ function toSettings(name: string, p: ProviderConfig): ProviderSettings {
     region: p.region,
     accessKey: p.access_key,
     secretKey: p.secret_key,
+    contextLimits: p.context_limits,
   };
 }
 
@@ -148,7 +149,8 @@ export function toAgentSettings(a: AgentConfig): AgentSettings {
     members: a.members,
     skills: a.skills,
     mcps: a.mcps,
-    compactThreshold: a.compact_threshold > 0 ? a.compact_threshold : undefined,
+    fallback: a.fallback,
+    compactThreshold: a.compact_threshold,
     compactToolMaxLen: a.compact_tool_max_len,
   };
 }

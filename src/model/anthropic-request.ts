@@ -5,6 +5,7 @@ import type {
   MessageParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
+import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "./tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "./types.ts";
 
 export const DEFAULT_MAX_TOKENS = 8192;
@@ -67,24 +68,14 @@ export function toMessagesRequest(request: ModelRequest): MessagesRequestBody {
 /** Reasoning goes back only as a signed thinking block: Anthropic rejects unsigned ones. */
 function assistantBlocks(m: AssistantMessage): ContentBlockParam[] {
   const blocks: ContentBlockParam[] = [];
-  if (m.reasoning && m.reasoningSignature) {
+  if (m.reasoning && m.reasoningSignature && !m.reasoningSignature.startsWith(GEMINI_SIGNATURE_PREFIX)) {
     blocks.push({ type: "thinking", thinking: m.reasoning, signature: m.reasoningSignature });
   }
   if (m.content) blocks.push({ type: "text", text: m.content });
   for (const call of m.toolCalls ?? []) {
-    blocks.push({ type: "tool_use", id: call.id, name: call.name, input: parseInput(call.arguments) });
+    blocks.push({ type: "tool_use", id: call.id, name: call.name, input: parseToolArguments(call.arguments) });
   }
   return blocks;
-}
-
-function parseInput(args: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(args);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  return {};
 }
 
 /**

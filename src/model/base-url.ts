@@ -61,3 +61,25 @@ export function anthropicBaseUrl(p: Pick<ProviderSettings, "baseUrl">): string {
   if (!p.baseUrl) return ANTHROPIC_DEFAULT_BASE_URL;
   return stripOneSuffix(stripTrailingSlashes(p.baseUrl.trim()), ["/v1/messages", "/messages", "/v1"]);
 }
+
+export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
+export const GEMINI_DEFAULT_API_VERSION = "v1beta";
+
+/**
+ * Where the Gemini SDK sends requests: an origin (it appends
+ * `/<apiVersion>/models/...`) and the API version. A user-given base URL may
+ * end in the version (`.../v1beta`), which is then taken from it.
+ */
+export function geminiEndpoint(p: Pick<ProviderSettings, "baseUrl">): { baseUrl: string; apiVersion: string } {
+  if (!p.baseUrl) return { baseUrl: GEMINI_DEFAULT_BASE_URL, apiVersion: GEMINI_DEFAULT_API_VERSION };
+  const url = stripTrailingSlashes(p.baseUrl.trim());
+  const version = /\/(v1(?:alpha|beta)?\d*)$/.exec(url);
+  if (version?.[1]) return { baseUrl: url.slice(0, -version[0].length), apiVersion: version[1] };
+  return { baseUrl: url, apiVersion: GEMINI_DEFAULT_API_VERSION };
+}
+
+/** Bedrock's endpoint: the override, or the region's runtime endpoint (for messages). */
+export function bedrockEndpoint(p: Pick<ProviderSettings, "baseUrl" | "region">): string {
+  if (p.baseUrl) return stripTrailingSlashes(p.baseUrl.trim());
+  return `https://bedrock-runtime.${p.region ?? "us-east-1"}.amazonaws.com`;
+}

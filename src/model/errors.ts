@@ -102,3 +102,33 @@ export function redactSecrets(message: string, secrets: readonly (string | undef
   }
   return out;
 }
+
+/**
+ * The error as a user reads it at the end of a run: naming the provider's
+ * config name always, saying the key was refused on 401/403, and which model
+ * was not found on 404. Kind, status and transience are kept.
+ */
+export function forProvider(err: unknown, provider: string, model: string): ProviderError {
+  const base =
+    err instanceof ProviderError
+      ? err
+      : new ProviderError(`provider error: ${err instanceof Error ? err.message : String(err)}`, { kind: "other", cause: err });
+  if (base.kind === "aborted" || base instanceof NamedProviderError) return base;
+  const detail = base.message.replace(/^provider error:?\s*/, "");
+  let message: string;
+  if (base.status === 401 || base.status === 403) {
+    message = `provider '${provider}' refused the API key (HTTP ${base.status}): ${detail.replace(/^\(HTTP \d+\):\s*/, "")}; check the credentials of [provider.${provider}]`;
+  } else if (base.status === 404) {
+    message = `model '${model}' not found at provider '${provider}' (HTTP 404): ${detail.replace(/^\(HTTP \d+\):\s*/, "")}`;
+  } else if (base.message.startsWith(`provider '${provider}'`)) {
+    message = base.message;
+  } else if (base.message.startsWith("provider error")) {
+    message = `provider '${provider}'${base.message.slice("provider".length)}`;
+  } else {
+    message = `provider '${provider}': ${base.message}`;
+  }
+  return new NamedProviderError(message, { kind: base.kind, status: base.status, transient: base.transient, cause: base.cause ?? err });
+}
+
+/** A ProviderError already phrased for the user (forProvider is not applied twice). */
+export class NamedProviderError extends ProviderError {}

@@ -2,9 +2,9 @@
 // providers, each resolving to a Model with retries and timeouts
 // (daemon.md §4.2, §4.3).
 import type { Adapter } from "./adapter.ts";
-import { anthropicBaseUrl, effectiveKind, openAIBaseUrl } from "./base-url.ts";
+import { anthropicBaseUrl, bedrockEndpoint, effectiveKind, geminiEndpoint, openAIBaseUrl } from "./base-url.ts";
 import { contextLimit } from "./context-limit.ts";
-import { ModelNotFoundError, ProviderError, redactSecrets } from "./errors.ts";
+import { ModelNotFoundError, ProviderError, forProvider, redactSecrets } from "./errors.ts";
 import { lazyAdapter } from "./lazy.ts";
 import { withRetry } from "./retry.ts";
 import { type ProviderKind, type ProviderSettings, maxRetriesOf, timeoutSecsOf } from "./settings.ts";
@@ -46,13 +46,9 @@ function createAdapter(p: ProviderSettings): Adapter {
     case "llama_cpp":
       return lazyAdapter(p, openAIBaseUrl(p), async () => (await import("./openai.ts")).createOpenAIAdapter(p));
     case "google":
+      return lazyAdapter(p, geminiEndpoint(p).baseUrl, async () => (await import("./gemini.ts")).createGeminiAdapter(p));
     case "bedrock":
-      return failingAdapter(
-        p.baseUrl ?? "",
-        new ProviderError(`provider '${p.name}' has kind '${p.kind}', which this version of crabtalk cannot call yet`, {
-          kind: "unsupported",
-        }),
-      );
+      return lazyAdapter(p, bedrockEndpoint(p), async () => (await import("./bedrock.ts")).createBedrockAdapter(p));
   }
 }
 
@@ -109,15 +105,25 @@ export class ModelRegistry {
     if (!entry) throw new ModelNotFoundError(model, [...this.entries.keys()]);
     const providerModel = this.providerModel(entry.settings);
     // The registry routes by name, so the request goes out under the name it was resolved by.
+    const named = (err: unknown) => forProvider(err, entry.provider, model);
     const bound: Model = {
-      complete: (request: ModelRequest) => providerModel.complete({ ...request, model }),
-      stream: (request: ModelRequest) => providerModel.stream({ ...request, model }),
+      complete: (request: ModelRequest) => providerModel.complete({ ...request, model }).catch((err: unknown) => {
+        throw named(err);
+      }),
+      async *stream(request: ModelRequest) {
+        try {
+          yield* providerModel.stream({ ...request, model });
+        } catch (err) {
+          throw named(err);
+        }
+      },
     };
     return { provider: entry.provider, kind: effectiveKind(entry.settings), model: bound };
   }
 
+  /** The model's context window: its provider's `context_limits`, else its family's default. */
   contextLimit(model: string): number {
-    return contextLimit(model);
+    return contextLimit(model, this.entries.get(model)?.settings.contextLimits);
   }
 
   private providerModel(p: ProviderSettings): Model {

@@ -64,10 +64,7 @@ const NETWORK_CODES = new Set([
 
 export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError {
   if (err instanceof ProviderError) return err;
-  const mapped = map(err, ctx);
-  const message = redactSecrets(mapped.message, ctx.secrets);
-  if (message === mapped.message) return mapped;
-  return new ProviderError(message, { kind: mapped.kind, status: mapped.status, transient: mapped.transient, cause: err });
+  return redacted(map(err, ctx), ctx.secrets, err);
 }
 
 function map(err: unknown, ctx: ErrorContext): ProviderError {
@@ -98,13 +95,31 @@ function map(err: unknown, ctx: ErrorContext): ProviderError {
       cause: err,
     });
   }
-  if (isNetworkError(err)) {
-    return new ProviderError(`provider error: connection to ${ctx.baseUrl} lost (${describe(err)})`, {
+  return lowLevelError(err, ctx.baseUrl);
+}
+
+/**
+ * What is left once an SDK's own error classes are handled: an abort, a
+ * network failure (transient), or anything else. Shared by every adapter.
+ */
+export function lowLevelError(err: unknown, baseUrl: string, signal?: AbortSignal): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (signal?.aborted) return new ProviderError("provider request aborted", { kind: "aborted", cause: err });
+  // An abort nobody asked for is the SDK's word for a connection that went away.
+  if (isNetworkError(err) || (err instanceof Error && err.name === "AbortError")) {
+    return new ProviderError(`provider error: connection to ${baseUrl} lost (${describe(err)})`, {
       kind: "connection",
       cause: err,
     });
   }
   return new ProviderError(`provider error: ${describe(err)}`, { kind: "other", cause: err });
+}
+
+/** An error with every secret of `secrets` replaced. */
+export function redacted(err: ProviderError, secrets: readonly (string | undefined)[], cause?: unknown): ProviderError {
+  const message = redactSecrets(err.message, secrets);
+  if (message === err.message) return err;
+  return new ProviderError(message, { kind: err.kind, status: err.status, transient: err.transient, cause: cause ?? err.cause });
 }
 
 /** OpenAI stream errors carry `{message,…}`, Anthropic's `{type:"error", error:{message,…}}`. */
@@ -129,7 +144,10 @@ function causeOf(err: Error): unknown {
 function isNetworkError(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;
   const code = (err as { code?: unknown }).code;
-  return typeof code === "string" && NETWORK_CODES.has(code);
+  if (typeof code === "string" && NETWORK_CODES.has(code)) return true;
+  // Node's undici (and the SDKs over it) wrap the socket error as the cause of a TypeError.
+  const cause = (err as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== err && isNetworkError(cause);
 }
 
 /** A short description of a low-level failure, without the fetch boilerplate Bun appends. */

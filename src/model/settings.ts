@@ -34,6 +34,8 @@ export interface ProviderSettings {
   accessKey?: string;
   /** Bedrock secret key. */
   secretKey?: string;
+  /** Context windows in tokens by model name, over the family defaults. */
+  contextLimits?: Record<string, number>;
 }
 
 export const DEFAULT_MAX_RETRIES = 2;

@@ -10,7 +10,12 @@ export interface AgentSettings {
   members: string[];
   skills: string[];
   mcps: string[];
-  /** Estimated tokens that trigger auto-compaction; undefined = disabled. */
+  /** Models tried in order when `model` fails transiently before answering. */
+  fallback: string[];
+  /**
+   * Estimated tokens that trigger auto-compaction; 0 = disabled; undefined =
+   * 80 % of the model's context window.
+   */
   compactThreshold?: number;
   compactToolMaxLen: number;
 }
@@ -22,7 +27,7 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   members: [],
   skills: [],
   mcps: [],
-  compactThreshold: 100_000,
+  fallback: [],
   compactToolMaxLen: 1024,
 };
 

@@ -40,9 +40,21 @@ export async function summarise(model: Model, request: ModelRequest): Promise<st
   return summary;
 }
 
-/** §9.1: the agent compacts when its threshold is set and the estimate exceeds it. */
-export function compactionDue(agent: Pick<AgentDefinition, "compactThreshold">, history: readonly Message[]): boolean {
-  return agent.compactThreshold !== undefined && historyTokenEstimate(history) > agent.compactThreshold;
+/** Share of the context window at which an agent without a compact_threshold compacts. */
+export const AUTO_COMPACT_SHARE = 0.8;
+
+/**
+ * The estimated tokens that trigger auto-compaction: the agent's
+ * compact_threshold, else 80 % of its model's context window; 0 = never.
+ */
+export function compactionThreshold(agent: Pick<AgentDefinition, "compactThreshold">, contextLimit: number): number {
+  return agent.compactThreshold ?? Math.floor(contextLimit * AUTO_COMPACT_SHARE);
+}
+
+/** §9.1: the agent compacts when its threshold is on and the estimate exceeds it. */
+export function compactionDue(agent: Pick<AgentDefinition, "compactThreshold">, history: readonly Message[], contextLimit: number): boolean {
+  const threshold = compactionThreshold(agent, contextLimit);
+  return threshold > 0 && historyTokenEstimate(history) > threshold;
 }
 
 export class CompactError extends Error {

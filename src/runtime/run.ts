@@ -3,6 +3,7 @@
 // persist each step, rewrite the meta line, then maybe title the session.
 import type { AgentEvent, RunResult, ToolOutcome } from "../agent/events.ts";
 import { runAgent, type ToolContext, type ToolDispatcher } from "../agent/loop.ts";
+import { withFallback, type FallbackModel, type Route } from "../model/fallback.ts";
 import type { Message, ToolCall, UserMessage } from "../model/types.ts";
 import { appendCompactMarker, appendMessages, renameForTitle, rewriteMeta } from "../session/file.ts";
 import { cleanTitle, titleRequestMessages, titleSource } from "../session/title.ts";
@@ -36,7 +37,7 @@ export type TurnEvent = AgentEvent | { type: "ask_user"; questions: AskQuestion[
 export interface TurnOutcome extends RunResult {
   /** Config name of the provider serving the model ("" if none). */
   provider: string;
-  /** The model the agent requested ("" if none could be chosen). */
+  /** The model that answered: the agent's own, or a fallback ("" if none could be chosen). */
   model: string;
 }
 
@@ -97,10 +98,10 @@ export async function* runTurn(
     return outcome;
   }
   const modelName = modelNameFor(runtime, agent) ?? "";
-  let route: ReturnType<Runtime["models"]["resolve"]>;
+  let model: FallbackModel;
   try {
     if (!modelName) throw new Error(runtime.noModelHint);
-    route = runtime.models.resolve(modelName);
+    model = fallbackChain(runtime, modelName, agent.fallback, input.warn);
   } catch (err) {
     const outcome = await fail((err as Error).message, modelName);
     yield emit({ type: "done", result: outcome });
@@ -118,7 +119,7 @@ export async function* runTurn(
       maxIterations: agent.maxIterations,
       thinking: agent.thinking,
     },
-    model: route.model,
+    model,
     history: session.history,
     dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
@@ -129,9 +130,9 @@ export async function* runTurn(
       await persist(session, batch, input.warn);
     },
     compact: async (history) => {
-      if (!compactionDue(agent, history)) return undefined;
+      if (!compactionDue(agent, history, runtime.models.contextLimit(model.current.name))) return undefined;
       try {
-        return await summarise(route.model, compactionRequest(modelName, agent, history));
+        return await summarise(model, compactionRequest(modelName, agent, history));
       } catch (err) {
         // A failed compaction is "no compaction" (daemon.md §9.4): the run goes on as it was.
         input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
@@ -158,10 +159,30 @@ export async function* runTurn(
       if (questions.length > 0) yield { type: "ask_user", questions };
     }
   }
-  const outcome = await finishWith({ ...result, provider: route.provider, model: modelName });
+  // The model that answered: a fallback when the agent's own model failed.
+  const outcome = await finishWith({ ...result, provider: model.current.provider, model: model.current.name });
   yield emit({ type: "done", result: outcome });
   if (input.title !== false) maybeTitle(runtime, session, input.warn);
   return outcome;
+}
+
+/**
+ * The agent's model followed by its fallbacks. A fallback no provider serves
+ * is left out with a warning: the primary model alone still runs.
+ */
+function fallbackChain(runtime: Runtime, primary: string, fallback: readonly string[], warn?: (m: string) => void): FallbackModel {
+  const routes: Route[] = [{ name: primary, ...runtime.models.resolve(primary) }];
+  for (const name of fallback) {
+    if (routes.some((r) => r.name === name)) continue;
+    try {
+      routes.push({ name, ...runtime.models.resolve(name) });
+    } catch (err) {
+      warn?.(`fallback model '${name}' skipped: ${(err as Error).message}`);
+    }
+  }
+  return withFallback(routes, ({ from, to, error }) =>
+    warn?.(`model '${from.name}' (provider '${from.provider}') failed: ${error.message}; falling back to '${to.name}' (provider '${to.provider}')`),
+  );
 }
 
 /**

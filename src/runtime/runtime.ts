@@ -8,6 +8,8 @@ import type { ToolRegistry } from "./tools.ts";
 /** Routes a model name to the provider that serves it. */
 export interface ModelRouter {
   resolve(model: string): { provider: string; model: Model };
+  /** The model's context window in tokens. */
+  contextLimit(model: string): number;
 }
 
 /** The live MCP connections of a runtime, as operations see them. */

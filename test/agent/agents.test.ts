@@ -14,8 +14,20 @@ test("the default agent crab is registered with the active model", async () => {
   const agents = await t.client.listAgents();
   expect(agents.map((a) => a.name)).toContain("crab");
   const crab = await t.client.getAgent("crab");
-  expect(crab).toMatchObject({ name: "crab", model: "fake-model", maxIterations: 16, thinking: false, config: "" });
-  expect(crab.compactThreshold).toBe(100000);
+  expect(crab).toMatchObject({ name: "crab", model: "fake-model", maxIterations: 16, thinking: false });
+  expect(JSON.parse(crab.config)).toEqual({
+    description: "",
+    model: "fake-model",
+    max_iterations: 16,
+    thinking: false,
+    members: [],
+    skills: [],
+    mcps: [],
+    fallback: [],
+    compact_tool_max_len: 1024,
+  });
+  // No compact_threshold: 80 % of the window of fake-model (unknown family: 8192).
+  expect(crab.compactThreshold).toBe(6553);
   expect((await daemonError(t.client.getAgent("ghost"))).code).toBe(404);
 });
 

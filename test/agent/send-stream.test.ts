@@ -109,7 +109,7 @@ for (const flavour of ["openai", "anthropic"] as const) {
       expect(events.map((e) => e.case)).toEqual(["start", "end"]);
       const end = events[1];
       if (end.case !== "end") throw new Error("no end");
-      expect(end.value.error).toContain("provider error (HTTP 401)");
+      expect(end.value.error).toContain("refused the API key (HTTP 401)");
       await client.ping();
       const log = readFileSync(join(env.daemon.home, "logs/daemon.log"), "utf8");
       expect(log).toMatch(/WARN run failed agent=crab session=\d+ model=fake-model stop=error iterations=1 error=".*invalid api key/);

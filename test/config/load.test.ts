@@ -68,7 +68,8 @@ describe("defaults", () => {
       members: [],
       skills: [],
       mcps: [],
-      compact_threshold: 100000,
+      compact_threshold: undefined, // 80 % of the model's context window
+      fallback: [],
       compact_tool_max_len: 1024,
     });
     expect(config.system.tasks).toEqual({ max_concurrent: 4, viewable_window: 16, task_timeout: 300 });
@@ -170,11 +171,15 @@ describe("validation", () => {
     );
   });
 
-  test("bedrock without region, access_key and secret_key", () => {
-    const msg = errorOf('[provider.aws]\nkind = "bedrock"\nmodels = ["m"]\nregion = "us-east-1"\n').message;
-    expect(msg).toContain("provider.aws.access_key: required for kind 'bedrock'");
-    expect(msg).toContain("provider.aws.secret_key: required for kind 'bedrock'");
-    expect(msg).not.toContain("region");
+  test("bedrock needs a region; static keys come as a pair, else the AWS credential chain applies", () => {
+    expect(errorOf('[provider.aws]\nkind = "bedrock"\nmodels = ["m"]\n').message).toContain(
+      "provider.aws.region: required for kind 'bedrock'",
+    );
+    const half = errorOf('[provider.aws]\nkind = "bedrock"\nmodels = ["m"]\nregion = "us-east-1"\naccess_key = "AKID"\n').message;
+    expect(half).toContain("provider.aws.secret_key: required for kind 'bedrock'");
+    expect(half).not.toContain("region");
+    const chain = parseConfigText('[provider.aws]\nkind = "bedrock"\nmodels = ["m"]\nregion = "eu-west-1"\n');
+    expect(chain.config.provider.aws?.access_key).toBeUndefined();
   });
 
   test("llama_cpp without model_path", () => {

@@ -91,7 +91,7 @@ describe("redactConfigJson", () => {
           members: [],
           skills: [],
           mcps: [],
-          compact_threshold: 100000,
+          fallback: [],
           compact_tool_max_len: 1024,
         },
         tasks: { max_concurrent: 4, viewable_window: 16, task_timeout: 300 },

@@ -2,21 +2,25 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { ProviderError } from "../../src/model/errors.ts";
 import { backoffDelay, withRetry } from "../../src/model/retry.ts";
-import type { ProviderKind } from "../../src/model/settings.ts";
+import type { ProviderKind, ProviderSettings } from "../../src/model/settings.ts";
 import type { StreamChunk } from "../../src/model/types.ts";
 import { startFakeAnthropic } from "../support/fake-anthropic.ts";
+import { startFakeBedrock } from "../support/fake-bedrock.ts";
+import { startFakeGemini } from "../support/fake-gemini.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { KEY, assemble, collect, failure, modelFor } from "./helpers.ts";
 
 const hello = { model: "m", messages: [{ role: "user" as const, content: "hi" }] };
 
-const servers: { kind: ProviderKind; start: () => Promise<FakeLLM> }[] = [
+const servers: { kind: ProviderKind; start: () => Promise<FakeLLM>; settings?: Partial<ProviderSettings> }[] = [
   { kind: "openai", start: startFakeOpenAI },
   { kind: "anthropic", start: startFakeAnthropic },
+  { kind: "google", start: startFakeGemini },
+  { kind: "bedrock", start: startFakeBedrock, settings: { region: "us-east-1", accessKey: "AKIDFAKE", secretKey: KEY } },
 ];
 
-for (const { kind, start } of servers) {
+for (const { kind, start, settings } of servers) {
   describe(`${kind}`, () => {
     let fake: FakeLLM;
     beforeEach(async () => {
@@ -25,7 +29,7 @@ for (const { kind, start } of servers) {
     });
     afterAll(() => fake?.stop());
     const model = (extra: { maxRetries?: number; timeoutSecs?: number } = {}) =>
-      modelFor({ kind, baseUrl: fake.url, ...extra });
+      modelFor({ kind, baseUrl: fake.url, ...settings, ...extra });
 
     test("429 then success is retried (non-streaming)", async () => {
       fake.script({ error: { status: 429, message: "slow down" } }, { text: "finally" });
@@ -44,28 +48,28 @@ for (const { kind, start } of servers) {
       fake.script(boom, boom, boom, boom);
       const err = await failure(() => model({ maxRetries: 2 }).complete(hello));
       expect(err).toBeInstanceOf(ProviderError);
-      expect(err.message).toBe("provider error (HTTP 500): upstream exploded");
+      expect(err.message).toBe("provider 'p' error (HTTP 500): upstream exploded");
       expect(fake.requests.length).toBe(3);
     });
 
     test("max_retries 0 means one attempt", async () => {
       fake.script({ error: { status: 503, message: "unavailable" } });
       const err = await failure(() => model({ maxRetries: 0 }).complete(hello));
-      expect(err.message).toBe("provider error (HTTP 503): unavailable");
+      expect(err.message).toBe("provider 'p' error (HTTP 503): unavailable");
       expect(fake.requests.length).toBe(1);
     });
 
     test("401 fails at once with the provider's message and exactly one request", async () => {
       fake.script({ error: { status: 401, message: "invalid x-api-key" } });
       const err = await failure(() => collect(model().stream(hello)));
-      expect(err.message).toBe("provider error (HTTP 401): invalid x-api-key");
+      expect(err.message).toBe("provider 'p' refused the API key (HTTP 401): invalid x-api-key; check the credentials of [provider.p]");
       expect(fake.requests.length).toBe(1);
     });
 
     test("400 fails at once", async () => {
       fake.script({ error: { status: 400, message: "bad request: messages empty" } });
       const err = await failure(() => model().complete(hello));
-      expect(err.message).toBe("provider error (HTTP 400): bad request: messages empty");
+      expect(err.message).toBe("provider 'p' error (HTTP 400): bad request: messages empty");
       expect(fake.requests.length).toBe(1);
     });
 
@@ -90,18 +94,15 @@ for (const { kind, start } of servers) {
 
     test("a slow non-streaming answer times out per attempt, and the timeout is retried", async () => {
       fake.script({ text: "late", delayMs: 1000 }, { text: "in time" });
-      const t0 = performance.now();
       expect((await model({ timeoutSecs: 0.2 }).complete(hello)).content).toBe("in time");
-      expect(performance.now() - t0).toBeLessThan(900);
       expect(fake.requests.length).toBe(2);
     });
 
     test("opening a stream times out with `stream connection timed out`", async () => {
       fake.script({ text: "late", delayMs: 1000 });
-      const t0 = performance.now();
       const err = await failure(() => collect(model({ timeoutSecs: 0.2, maxRetries: 0 }).stream(hello)));
-      expect(err.message).toStartWith("stream connection timed out");
-      expect(performance.now() - t0).toBeLessThan(900);
+      expect(err.message).toStartWith("provider 'p': stream connection timed out");
+      expect(fake.requests.length).toBe(1);
     });
 
     test("the timeout bounds only the opening of a stream", async () => {
@@ -177,15 +178,10 @@ describe("errors without a server", () => {
     });
     try {
       const err = await failure(() => modelFor({ kind: "openai", baseUrl: `http://127.0.0.1:${server.port}/v1` }).complete(hello));
-      expect(err.message).toBe(`provider error (HTTP 502): ${"x".repeat(200)}...`);
+      expect(err.message).toBe(`provider 'p' error (HTTP 502): ${"x".repeat(200)}...`);
     } finally {
       await server.stop(true);
     }
-  });
-
-  test("a kind without an adapter fails with a clear message", async () => {
-    const err = await failure(() => modelFor({ kind: "google" }).complete(hello));
-    expect(err.message).toContain("kind 'google'");
   });
 });
 

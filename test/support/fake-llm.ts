@@ -20,6 +20,8 @@ export interface ScriptedTurn {
 
 export interface RecordedRequest {
   path: string;
+  /** The query string without `?` ("" when none). */
+  query: string;
   headers: Record<string, string>;
   /** The parsed JSON body (the raw text if it was not JSON): untyped wire data for tests to inspect. */
   body: any;
@@ -96,7 +98,7 @@ export class FakeState {
     } catch {
       // keep the raw text
     }
-    const entry: RecordedRequest = { path, headers, body };
+    const entry: RecordedRequest = { path, query: new URL(req.url).search.slice(1), headers, body };
     this.requests.push(entry);
     return entry;
   }
@@ -107,9 +109,18 @@ export class FakeState {
    * without the closing chunk (the client sees ECONNRESET mid-body).
    */
   sse(events: SseEvent[], cutAfter?: number): Response {
+    const encoder = new TextEncoder();
+    const frames = events.map((ev) => ({
+      bytes: encoder.encode((ev.event ? `event: ${ev.event}\n` : "") + `data: ${ev.data}\n\n`),
+      content: ev.content,
+    }));
+    return this.frames(frames, "text/event-stream", cutAfter);
+  }
+
+  /** A streamed response writing `frames` in order, cut as `sse` is. */
+  frames(frames: { bytes: Uint8Array; content?: boolean }[], contentType: string, cutAfter?: number): Response {
     let i = 0;
     let firstContentSeen = false;
-    const encoder = new TextEncoder();
     const state = this;
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -124,14 +135,13 @@ export class FakeState {
             return;
           }
         }
-        const ev = events[i++];
-        if (ev === undefined) {
+        const frame = frames[i++];
+        if (frame === undefined) {
           controller.close();
           return;
         }
-        const text = (ev.event ? `event: ${ev.event}\n` : "") + `data: ${ev.data}\n\n`;
-        controller.enqueue(encoder.encode(text));
-        if (ev.content && !firstContentSeen) {
+        controller.enqueue(frame.bytes);
+        if (frame.content && !firstContentSeen) {
           firstContentSeen = true;
           state.firstChunkSentAt.push(now());
         }
@@ -139,7 +149,7 @@ export class FakeState {
     });
     return new Response(stream, {
       status: 200,
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+      headers: { "content-type": contentType, "cache-control": "no-cache" },
     });
   }
 }
@@ -155,6 +165,6 @@ export function json(body: unknown, status = 200): Response {
 /** The daemon's background title request (daemon.md §6.9): non-streaming, asks for a title. */
 export function isTitleRequest(body: unknown): boolean {
   if (typeof body !== "object" || body === null) return false;
-  const b = body as { stream?: boolean; messages?: unknown };
-  return b.stream !== true && JSON.stringify(b.messages ?? "").includes("Write a title of 3 to 6 words");
+  const b = body as { stream?: boolean; messages?: unknown; contents?: unknown };
+  return b.stream !== true && JSON.stringify(b.messages ?? b.contents ?? "").includes("Write a title of 3 to 6 words");
 }

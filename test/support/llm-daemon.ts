@@ -4,16 +4,44 @@ import type { Client } from "../../src/protocol/client.ts";
 import { cleanup, startDaemon, type StartOptions, type TestDaemon } from "./daemon.ts";
 import type { FakeLLM } from "./fake-llm.ts";
 import { startFakeAnthropic } from "./fake-anthropic.ts";
+import { startFakeBedrock } from "./fake-bedrock.ts";
+import { startFakeGemini } from "./fake-gemini.ts";
 import { startFakeOpenAI } from "./fake-openai.ts";
 
-export type ProviderFlavour = "openai" | "anthropic";
+export type ProviderFlavour = "openai" | "anthropic" | "google" | "bedrock" | "azure";
+
+/** The key every flavour's config carries (Bedrock: as its secret key). */
+export const TEST_KEY = "test-key-not-a-secret";
+
+export function startFake(flavour: ProviderFlavour): Promise<FakeLLM> {
+  switch (flavour) {
+    case "anthropic":
+      return startFakeAnthropic();
+    case "google":
+      return startFakeGemini();
+    case "bedrock":
+      return startFakeBedrock();
+    default:
+      return startFakeOpenAI();
+  }
+}
+
+/** The `[provider.<name>]` table of a provider of `flavour` served by `fake`. */
+export function providerTable(name: string, flavour: ProviderFlavour, fake: FakeLLM, models = ["fake-model"]): string {
+  const keys: Record<ProviderFlavour, string> = {
+    openai: `api_key = "${TEST_KEY}"\nbase_url = "${fake.url}"`,
+    anthropic: `kind = "anthropic"\napi_key = "${TEST_KEY}"\nbase_url = "${fake.url}"`,
+    google: `kind = "google"\napi_key = "${TEST_KEY}"\nbase_url = "${fake.url}"`,
+    bedrock: `kind = "bedrock"\nregion = "us-east-1"\naccess_key = "AKIDFAKE"\nsecret_key = "${TEST_KEY}"\nbase_url = "${fake.url}"`,
+    azure: `kind = "azure"\napi_key = "${TEST_KEY}"\nbase_url = "${new URL(fake.url).origin}"\napi_version = "2024-10-21"`,
+  };
+  return `[provider.${name}]
+${keys[flavour]}
+models = ${JSON.stringify(models)}`;
+}
 
 export function providerConfig(flavour: ProviderFlavour, fake: FakeLLM, extra = ""): string {
-  const kind = flavour === "anthropic" ? 'kind = "anthropic"\n' : "";
-  return `[provider.fake]
-${kind}api_key = "test-key-not-a-secret"
-base_url = "${fake.url}"
-models = ["fake-model"]
+  return `${providerTable("fake", flavour, fake)}
 max_retries = 2
 timeout = 10
 
@@ -29,7 +57,7 @@ export interface LlmDaemon {
 }
 
 export async function startLlmDaemon(flavour: ProviderFlavour, options: StartOptions & { extraConfig?: string } = {}): Promise<LlmDaemon> {
-  const fake = flavour === "anthropic" ? await startFakeAnthropic() : await startFakeOpenAI();
+  const fake = await startFake(flavour);
   const daemon = await startDaemon({ ...options, config: providerConfig(flavour, fake, options.extraConfig) });
   return {
     daemon,

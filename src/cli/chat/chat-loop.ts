@@ -6,7 +6,7 @@ import type { AskUserEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { collectAnswers, declineAsk, sendReply } from "../ask/ask-user.ts";
 import { connectClient, withClient, type ConnectOptions } from "../connect.ts";
 import { LineInput } from "../line-input.ts";
-import { describeFailure, runStream, stoppedAtIterationLimit, type StreamOutcome } from "../stream/run-stream.ts";
+import { describeFailure, fallbackNote, runStream, stoppedAtIterationLimit, type StreamOutcome } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 import { enteredSession, nextRequest, type ChatState } from "./state.ts";
@@ -112,6 +112,11 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
         onAsk,
       }, stop.signal);
       const agent = outcome.end?.agent || state.agent;
+      const fallback = await fallbackNote(outcome, () => client.getAgent(agent));
+      if (fallback) {
+        view.finish();
+        note(fallback, notes.style.yellow);
+      }
       if (await stoppedAtIterationLimit(outcome, async () => (await client.getAgent(agent)).maxIterations)) {
         view.finish();
         note("stopped at the agent's iteration limit; send another message to let it go on", notes.style.yellow);

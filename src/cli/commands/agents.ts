@@ -1,7 +1,7 @@
 // `crabtalk agents list|show|create|update|delete` over the agent operations.
 import { InvalidArgumentError, type Command } from "commander";
 import type { AgentInfo } from "../../protocol/gen/crabtalk_pb.ts";
-import { applyFlags, configFromInfo, configFromSource, type AgentConfigFlags } from "../agent-config.ts";
+import { applyFlags, configFromInfo, configFromSource, fallbackOf, type AgentConfigFlags } from "../agent-config.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { agentsTable } from "../listings.ts";
 import { toPlain } from "../plain-json.ts";
@@ -136,6 +136,7 @@ function describeAgent(a: AgentInfo): string {
     ["members", a.members.join(", ") || "-"],
     ["skills", a.skills.join(", ") || "-"],
     ["mcps", a.mcps.join(", ") || "-"],
+    ["fallback", fallbackOf(a).join(", ") || "-"],
     ["compact_threshold", a.compactThreshold === undefined ? "off" : String(a.compactThreshold)],
     ["compact_tool_max_len", String(a.compactToolMaxLen)],
   ];

@@ -94,8 +94,15 @@ Secrets are shown as <redacted>; sending <redacted> back keeps the stored value.
       action(async (opts: { json?: boolean }) => {
         const list = await withClient(conn(), (c) => c.listModels());
         if (opts.json) return void console.log(JSON.stringify(toPlain(list)));
-        const rows = list.map((m) => [m.active ? "*" : "", m.name, m.provider, KIND_NAMES[m.kind] ?? "", m.enabled ? "" : "disabled"]);
-        console.log(formatTable(["", "MODEL", "PROVIDER", "KIND", ""], rows));
+        const rows = list.map((m) => [
+          m.active ? "*" : "",
+          m.name,
+          m.provider,
+          KIND_NAMES[m.kind] ?? "",
+          m.contextLimit ? String(m.contextLimit) : "",
+          m.enabled ? "" : "disabled",
+        ]);
+        console.log(formatTable(["", "MODEL", "PROVIDER", "KIND", "CONTEXT", ""], rows));
       }),
     );
   models

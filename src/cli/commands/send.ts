@@ -10,6 +10,7 @@ import { LineInput } from "../line-input.ts";
 import { eventJson, errorJson } from "../stream/event-json.ts";
 import {
   describeFailure,
+  fallbackNote,
   runStream,
   stoppedAtIterationLimit,
   type StreamRequest,
@@ -113,6 +114,8 @@ async function send(message: string | undefined, opts: SendOptions, conn: Connec
       return 1;
     }
     const agent = outcome.end?.agent || opts.agent;
+    const fallback = await fallbackNote(outcome, () => client.getAgent(agent));
+    if (fallback) process.stderr.write(`crabtalk: ${fallback}\n`);
     if (await stoppedAtIterationLimit(outcome, async () => (await client.getAgent(agent)).maxIterations)) {
       process.stderr.write("crabtalk: stopped at the agent's iteration limit\n");
     }

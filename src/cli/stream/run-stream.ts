@@ -1,7 +1,8 @@
 // Runs one StreamMsg to its end and reports what happened; rendering and
 // ask_user answers are the caller's (protocol.md §6.1, §8).
 import { DaemonError, type Client } from "../../protocol/client.ts";
-import type { AskUserEvent, StreamEnd, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
+import type { AgentInfo, AskUserEvent, StreamEnd, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
+import { fallbackOf } from "../agent-config.ts";
 
 export type StreamRequest = Parameters<Client["stream"]>[0];
 
@@ -89,4 +90,17 @@ export async function stoppedAtIterationLimit(
 
 export function describeFailure(failure: { message: string; code?: number }): string {
   return failure.code === undefined ? failure.message : `${failure.message} (error ${failure.code})`;
+}
+
+/**
+ * A note when a fallback model answered the run instead of the agent's own
+ * (the end names the model that answered; the agent's config names its
+ * fallbacks). Undefined otherwise, or when the agent cannot be looked up.
+ */
+export async function fallbackNote(outcome: StreamOutcome, agentInfo: () => Promise<AgentInfo>): Promise<string | undefined> {
+  const end = outcome.end;
+  if (!end?.model) return undefined;
+  const info = await agentInfo().catch(() => undefined);
+  if (!info || end.model === info.model || !fallbackOf(info).includes(end.model)) return undefined;
+  return `answered by fallback model '${end.model}' (provider '${end.provider}'): the agent's own model failed`;
 }

@@ -30,8 +30,10 @@ function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   switch (p.kind) {
     case "bedrock":
       missing("region");
-      missing("access_key");
-      missing("secret_key");
+      // Static keys come as a pair; without them the AWS SDK's default credential chain applies.
+      if (Boolean(p.access_key) !== Boolean(p.secret_key)) {
+        missing(p.access_key ? "secret_key" : "access_key");
+      }
       return;
     case "ollama":
       return;
@@ -70,6 +72,8 @@ const providerFields = z.object(
     n_gpu_layers: integer.optional(),
     n_ctx: integer.optional(),
     n_threads: integer.optional(),
+    // Context windows in tokens by model name, over the family defaults.
+    context_limits: z.record(z.string(), positive, { error: "must be a table of model names to token counts" }).optional(),
   },
   { error: "must be a table" },
 );
@@ -92,11 +96,14 @@ export const agentConfigSchema = z.object(
     members: names.default([]),
     skills: names.default([]),
     mcps: names.default([]),
-    // 0 disables auto-compaction (TOML has no null); JSON `null` (§5.4) means the same.
+    // Absent: 80 % of the model's context window. 0 disables auto-compaction
+    // (TOML has no null); JSON `null` (§5.4) means the same.
     compact_threshold: count
       .nullable()
-      .default(100000)
-      .transform((v) => v ?? 0),
+      .optional()
+      .transform((v) => (v === null ? 0 : v)),
+    // Models tried in order when `model` fails transiently before answering.
+    fallback: names.default([]),
     compact_tool_max_len: count.default(1024),
   },
   { error: "must be a table" },

@@ -42,7 +42,9 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # members = []                  # agents crab may delegate to
 # skills = []                   # skill scope (empty = all skills)
 # mcps = []                     # MCP server scope (empty = all servers)
-# compact_threshold = 100000    # estimated tokens before auto-compaction; 0 disables
+# fallback = []                # models tried in order when model fails (429, 5xx, overloaded)
+# compact_threshold = 100000    # estimated tokens before auto-compaction; 0 disables;
+#                               # unset: 80 % of the model's context window
 # compact_tool_max_len = 1024   # bytes kept of each tool result when compacting
 
 # Delegated tasks.

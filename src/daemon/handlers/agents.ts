@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { DEFAULT_AGENT, type AgentDefinition } from "../../runtime/agent-settings.ts";
+import { compactionThreshold } from "../../runtime/compaction.ts";
+import { modelNameFor } from "../../runtime/runtime.ts";
 import { agentConfigSchema, type AgentConfig } from "../config/schema.ts";
 import { editManifestAgents, readManifest } from "../manifest.ts";
 import type { DaemonState } from "../state.ts";
@@ -12,19 +14,25 @@ import type { DaemonState } from "../state.ts";
 const AGENT_NAME = /^[A-Za-z0-9-]{1,64}$/;
 
 export function agentHandlers(state: DaemonState): Handlers {
-  const info = (a: AgentDefinition) => ({
-    name: a.name,
-    description: a.description,
-    config: "",
-    model: a.name === DEFAULT_AGENT ? state.host.runtime.activeModel : a.model,
-    maxIterations: a.maxIterations,
-    thinking: a.thinking,
-    members: a.members,
-    skills: a.skills,
-    mcps: a.mcps,
-    compactThreshold: a.compactThreshold,
-    compactToolMaxLen: a.compactToolMaxLen,
-  });
+  const info = (a: AgentDefinition) => {
+    const runtime = state.host.runtime;
+    const model = modelNameFor(runtime, a);
+    // The threshold in effect: the configured one, or 80 % of the model's window; absent = off.
+    const threshold = compactionThreshold(a, runtime.models.contextLimit(model ?? ""));
+    return {
+      name: a.name,
+      description: a.description,
+      config: JSON.stringify(agentConfigJson(a)),
+      model: a.name === DEFAULT_AGENT ? runtime.activeModel : a.model,
+      maxIterations: a.maxIterations,
+      thinking: a.thinking,
+      members: a.members,
+      skills: a.skills,
+      mcps: a.mcps,
+      compactThreshold: threshold > 0 ? threshold : undefined,
+      compactToolMaxLen: a.compactToolMaxLen,
+    };
+  };
   const registered = (name: string) => {
     const agent = state.host.runtime.agents.get(name);
     if (!agent) throw internal(`agent '${name}' was written but did not register; see the daemon log`);
@@ -79,6 +87,26 @@ export function agentHandlers(state: DaemonState): Handlers {
       await reload();
       return { case: "pong", value: {} };
     },
+  };
+}
+
+/**
+ * The agent's configuration as CreateAgent/UpdateAgent JSON (§5.4), so a
+ * client can change some keys and send the rest back as they were.
+ * compact_threshold is left out when it follows the context window.
+ */
+function agentConfigJson(a: AgentDefinition): Record<string, unknown> {
+  return {
+    description: a.description,
+    ...(a.model ? { model: a.model } : {}),
+    max_iterations: a.maxIterations,
+    thinking: a.thinking,
+    members: a.members,
+    skills: a.skills,
+    mcps: a.mcps,
+    fallback: a.fallback,
+    ...(a.compactThreshold !== undefined ? { compact_threshold: a.compactThreshold } : {}),
+    compact_tool_max_len: a.compactToolMaxLen,
   };
 }
 

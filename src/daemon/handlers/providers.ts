@@ -4,6 +4,7 @@
 import { notFound, badRequest } from "../../protocol/errors.ts";
 import { ProviderKind as WireKind, ResourceKind } from "../../protocol/gen/crabtalk_pb.ts";
 import type { Handlers } from "../../protocol/server.ts";
+import { contextLimit } from "../../model/context-limit.ts";
 import { PROVIDER_PRESETS } from "../../model/presets.ts";
 import type { ProviderKind } from "../../model/settings.ts";
 import { ConfigError } from "../config/error.ts";
@@ -107,6 +108,7 @@ export function providerHandlers(state: DaemonState): Handlers {
             active: name === activeModel(),
             enabled: !disabled().providers.includes(provider),
             kind: WIRE_KINDS[p.kind],
+            contextLimit: contextLimit(name, p.context_limits),
           })),
         ),
       },
