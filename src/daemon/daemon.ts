@@ -49,6 +49,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
+  await state.components.start();
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {
@@ -72,6 +73,8 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   clearTimeout(grace);
   endpoints.dropConnections();
   await state.host.runtime.mcp?.close().catch(() => {});
+  await state.services.shutdown().catch(() => {});
+  await state.components.stop().catch(() => {});
   log.info("stopped");
   return 0;
 }

@@ -13,6 +13,8 @@ export interface AgentSettings {
   /** Estimated tokens that trigger auto-compaction; undefined = disabled. */
   compactThreshold?: number;
   compactToolMaxLen: number;
+  /** Where it is configured: `local` or a package id; absent for the default agent. */
+  source?: string;
 }
 
 export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
