@@ -19,6 +19,7 @@ const skillsRepo = gitRepo({
   "agents/helper.md": "You are the package helper. PACKAGE-HELPER-PROMPT\n",
   "setup.sh": "echo setup line one\necho setup line two >&2\necho \"home is $CRABTALK_HOME\"\n",
 });
+const promptRepo = gitRepo({ "setup.md": "PROMPT-FROM-FILE: set yourself up.\n" });
 const brokenRepo = gitRepo({ "setup.sh": "echo about to fail\nexit 3\n" });
 
 const hub = gitRepo({
@@ -46,6 +47,13 @@ skills = ["test/kit"]
 description = "A setup that fails"
 repository = ${JSON.stringify(brokenRepo)}
 setup = { script = "setup.sh" }
+`,
+  "test/prompted.toml": `[package]
+description = "A setup prompt"
+repository = ${JSON.stringify(promptRepo)}
+
+[package.setup]
+prompt = "setup.md"
 `,
   "test/nocmd.toml": `[package]
 description = "A command that is nowhere"
@@ -75,7 +83,7 @@ async function collect(events: AsyncIterable<HubEvent>): Promise<{ kind: string;
 const streamedSystem = () => JSON.stringify(fx.env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body.messages);
 
 test("SearchHub syncs the hub and finds by keyword, description or name", async () => {
-  expect((await client.searchHub("")).map((p) => p.name)).toEqual(["test/broken", "test/kit", "test/mcponly", "test/nocmd"]);
+  expect((await client.searchHub("")).map((p) => p.name)).toEqual(["test/broken", "test/kit", "test/mcponly", "test/nocmd", "test/prompted"]);
   const [only] = await client.searchHub("EVERYTHING-kw");
   expect(only).toMatchObject({ name: "test/mcponly", mcpCount: 1, installed: false, description: "Only an MCP server" });
   expect((await client.searchHub("pirate")).map((p) => p.name)).toEqual(["test/kit"]);
@@ -130,6 +138,15 @@ test("an MCP-only package's server is connected, listed with its package, and ca
     if (e.event.case === "toolResult") output = e.event.value.output;
   }
   expect(output).toContain("from a package");
+});
+
+test("a setup prompt (a .md file of the repository) runs on the default agent, its answer streamed as setup output", async () => {
+  fx.env.fake.script({ text: "configured line A\nconfigured line B" });
+  const events = await collect(client.installPackage({ package: "test/prompted" }));
+  expect(events.at(-1)).toEqual({ kind: "done", text: "" });
+  expect(events.filter((e) => e.kind === "setup_output").map((e) => e.text)).toEqual(["configured line A", "configured line B"]);
+  expect(streamedSystem()).toContain("PROMPT-FROM-FILE: set yourself up.");
+  await collect(client.uninstallPackage("test/prompted"));
 });
 
 test("a failing setup script leaves nothing installed and ends the stream with an error", async () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { daemonError } from "../support/daemon-error.ts";
+import { REPO } from "../support/daemon.ts";
 import { echoComponentBin } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { pidsWith, waitFor } from "../runtime/mcp/support.ts";
@@ -18,6 +19,15 @@ const bin = echoComponentBin(marker);
 const hub = mkdtempSync(join(tmpdir(), "crabtalk-svchub-"));
 mkdirSync(join(hub, "test"));
 writeFileSync(join(hub, "test/echo.toml"), '[package]\ndescription = "an echo component"\n\n[commands.echo]\ndescription = "shouts"\nbin = "crabtalk-echo-test"\n');
+// An npm package (a local one: tests need no registry) whose program is the example component.
+const npmPackage = mkdtempSync(join(tmpdir(), "crabtalk-npmpkg-"));
+mkdirSync(join(npmPackage, "bin"));
+writeFileSync(join(npmPackage, "package.json"), JSON.stringify({ name: "npm-echo", version: "1.0.0", bin: { "npm-echo": "bin/echo.js" } }));
+writeFileSync(
+  join(npmPackage, "bin/echo.js"),
+  `#!/usr/bin/env node\nprocess.env.CRABTALK_COMPONENT_NAME = "npmecho";\nawait import(${JSON.stringify(join(REPO, "examples/component/echo.ts"))});\n`,
+);
+writeFileSync(join(hub, "test/npmecho.toml"), `[package]\ndescription = "an npm command"\n\n[commands.npmecho]\nnpm = "npm-echo@file:${npmPackage}"\n`);
 
 const fx = useLlmDaemon("openai", { env: { PATH: `${bin}:${process.env.PATH}`, CRABTALK_SERVICE_MANAGER: "none" } });
 let client: Client;
@@ -92,6 +102,23 @@ test("StopService stops it, removes its port file, and it is gone from ListMcps"
   expect(await waitFor(() => pidsWith(marker).length === 0)).toBe(true);
   expect(await waitUntil(async () => (await echoStatus()) === undefined)).toBe(true);
   expect((await daemonError(client.stopService("echo"))).code).toBe(404);
+});
+
+test("an npm command is installed with the Bun runtime into .cache/commands/<name> and runs under it", async () => {
+  const steps: string[] = [];
+  for await (const e of client.installPackage({ package: "test/npmecho", path: hub })) {
+    if (e.event.case === "step") steps.push(e.event.value.message);
+  }
+  expect(steps).toContain(`installing npm-echo@file:${npmPackage} with bun…`);
+  const dir = join(fx.env.daemon.home, ".cache/commands/npmecho");
+  expect(existsSync(join(dir, "node_modules/.bin/npm-echo"))).toBe(true);
+  await client.startService("npmecho");
+  expect(await waitUntil(async () => (await client.listMcps()).find((m) => m.name === "npmecho")?.status === McpStatus.CONNECTED)).toBe(true);
+  expect(pidsWith(dir).length).toBe(1);
+  for await (const _ of client.uninstallPackage("test/npmecho")) void _;
+  expect(existsSync(dir)).toBe(false);
+  expect(await waitFor(() => pidsWith(dir).length === 0)).toBe(true);
+  expect(existsSync(join(fx.env.daemon.home, "run/npmecho.port"))).toBe(false);
 });
 
 test("daemon shutdown stops the components it supervises", async () => {

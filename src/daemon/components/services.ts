@@ -8,7 +8,7 @@ import { detectManager } from "../../service/managers.ts";
 import type { ServiceSpec } from "../../service/spec.ts";
 import type { Env } from "../config/expand.ts";
 import type { HomePaths } from "../paths.ts";
-import { commandArgs, commandProgram } from "../packages/commands.ts";
+import { commandLaunch } from "../packages/commands.ts";
 import { listInstalled } from "../packages/installed.ts";
 import type { CommandConfig } from "../packages/manifest.ts";
 import { Supervisor } from "./supervisor.ts";
@@ -42,14 +42,14 @@ export class Services {
     const manager = await detectManager(label, this.env);
     const running = manager.kind === "none" ? this.supervisor.running(name) : await manager.installed();
     if (running && !force) throw badRequest(`service '${name}' is already running, use force to restart`);
-    const program = commandProgram(this.paths.home, name, cmd, this.env);
-    if (!program) throw internal(`command '${name}' is not installed: reinstall its package (crabtalk pull <scope/name> --force)`);
+    const launch = commandLaunch(this.paths.home, name, cmd, this.env);
+    if (!launch) throw internal(`command '${name}' is not installed: reinstall its package (crabtalk pull <scope/name> --force)`);
     const spec: ServiceSpec = {
       label,
       description: `crabtalk component ${name}${cmd.description ? `: ${cmd.description}` : ""}`,
-      argv: [program, ...commandArgs(cmd)],
+      argv: launch.argv,
       workingDirectory: this.paths.home,
-      env: { PATH: this.env.PATH ?? "", CRABTALK_HOME: this.paths.home },
+      env: { PATH: this.env.PATH ?? "", CRABTALK_HOME: this.paths.home, ...launch.env },
       logFile: this.paths.serviceLog(name),
     };
     if (manager.kind === "none") {

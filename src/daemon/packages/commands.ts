@@ -1,7 +1,7 @@
 // `[commands.<name>]` programs (daemon.md §3.8, §18): a Rust `crate`
 // (`cargo install` when cargo is on PATH), an `npm` package installed with
 // the Bun runtime inside our own executable, or a `bin` already on PATH.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CommandConfig } from "./manifest.ts";
@@ -29,9 +29,17 @@ export function commandProgram(home: string, name: string, cmd: CommandConfig, e
   return entries.length === 1 ? join(bin, entries[0]) : undefined;
 }
 
-/** The arguments a service runs the command with: `run -v` for a crate (upstream), none otherwise. */
-export function commandArgs(cmd: CommandConfig): string[] {
-  return cmd.args ?? (cmd.crate ? ["run", "-v"] : []);
+/**
+ * How a service runs the command: the program with its arguments (`run -v`
+ * for a crate, as upstream; none otherwise, unless `args` says). An npm
+ * program runs under our own Bun runtime, so Node need not be installed.
+ */
+export function commandLaunch(home: string, name: string, cmd: CommandConfig, env: Record<string, string | undefined> = process.env): { argv: string[]; env: Record<string, string> } | undefined {
+  const program = commandProgram(home, name, cmd, env);
+  if (!program) return undefined;
+  const args = cmd.args ?? (cmd.crate ? ["run", "-v"] : []);
+  if (cmd.npm) return { argv: [process.execPath, realpathSync(program), ...args], env: { BUN_BE_BUN: "1" } };
+  return { argv: [program, ...args], env: {} };
 }
 
 /** Installs one command, streaming progress; returns how to undo it. Throws when it cannot be had. */
