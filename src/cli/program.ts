@@ -17,6 +17,8 @@ import { registerLogsCommand } from "./commands/logs.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerUninstallCommand } from "./commands/uninstall.ts";
 import { registerCompletionsCommand } from "./commands/completions.ts";
+import { registerPackageCommands } from "./commands/packages.ts";
+import { registerServiceCommands } from "./commands/services.ts";
 
 export function buildProgram(): Command {
   const program = new Command("crabtalk")
@@ -29,7 +31,8 @@ export function buildProgram(): Command {
       `
 Environment:
   CRABTALK_HOME              daemon home (config.toml, sessions, logs); default ~/.crabtalk
-  CRABTALK_SERVICE_MANAGER   systemd | launchd | schtasks | none: how start runs the daemon
+  CRABTALK_SERVICE_MANAGER   systemd | launchd | schtasks | none: how start runs the daemon (and services)
+  CRABTALK_HUB_URL           git URL or path of the package hub (default: [hub] url in config.toml)
 
 Examples:
   crabtalk start              install and start the daemon as a user service
@@ -41,6 +44,7 @@ Examples:
   crabtalk chat               talk interactively
   crabtalk events --json      watch every agent event live
   crabtalk models use gpt-4o  switch the active model
+  crabtalk search browser     find packages on the hub; crabtalk pull <scope/name> installs one
   crabtalk config get system.crab.model`,
     );
   const conn = (): ConnectOptions => ({ tcp: Boolean(program.opts().tcp) });
@@ -55,6 +59,8 @@ Examples:
   registerEventsCommand(program, conn);
   registerProviderCommands(program, conn);
   registerCronCommands(program, conn);
+  registerPackageCommands(program, conn);
+  registerServiceCommands(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);
   registerUninstallCommand(program);

@@ -20,6 +20,12 @@ import { MemoryStore } from "../runtime/memory/store.ts";
 import { EMPTY_MCP_POOL } from "../runtime/mcp/types.ts";
 import { mcpHintLine, mcpHook } from "../runtime/mcp/hook.ts";
 import { mcpServerSpecs } from "./mcp-servers.ts";
+import { join } from "node:path";
+import { listSkillInfos } from "../runtime/skills/discover.ts";
+import { joinPools } from "../runtime/mcp/join.ts";
+import type { McpPool } from "../runtime/mcp/types.ts";
+import { listInstalled } from "./packages/installed.ts";
+import { LOCAL_SOURCE, packageRepos, resolveAgents, resolveMcps } from "./packages/resolve.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { skillDirs } from "./skill-dirs.ts";
 import type { LoadedConfig } from "./config/load.ts";
@@ -27,7 +33,7 @@ import { expandConfig, type Env } from "./config/expand.ts";
 import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
-import { manifestAgents } from "./manifest.ts";
+import { manifestAgents, manifestMcps } from "./manifest.ts";
 
 export const NO_PROVIDER_HINT =
   "no model configured: set [system.crab] model and a [provider.<name>] in config.toml, " +
@@ -41,6 +47,8 @@ export interface BuildOptions {
   paths: HomePaths;
   env: Env;
   log: Logger;
+  /** Components discovered through run/<name>.port, joined to the configured servers. */
+  components?: McpPool;
   /** Where detection looks for Ollama (tests point it at a fake). */
   ollamaUrl?: string;
 }
@@ -58,11 +66,12 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
       log.info("no provider configured; detected one", { source: detected.source, model: activeModel ?? "" });
     }
   }
-  const manifest = manifestAgents(paths.localManifest);
-  // Order matters per hook point: prompt blocks (§7.3), injected context (§7.4).
-  const mcpSpecs = mcpServerSpecs(paths, config.disabled.mcps, options.env);
+  const warn = (m: string) => log.warn(m);
+  const installed = listInstalled(paths.packages, paths.cacheRepos, warn);
+  const sourcedAgents = resolveAgents(manifestAgents(paths.localManifest), installed, warn);
+  const mcpSpecs = mcpServerSpecs(resolveMcps(manifestMcps(paths.localManifest), installed, warn), config.disabled.mcps, options.env);
   // The MCP SDK is loaded only when there is a server to connect.
-  const mcp =
+  const configured =
     mcpSpecs.length === 0
       ? EMPTY_MCP_POOL
       : await (await import("../runtime/mcp/pool.ts")).connectMcpServers(mcpSpecs, {
@@ -71,9 +80,11 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
           warn: (m) => log.warn(m),
           clientVersion: pkg.version,
         });
+  // Components come and go between reloads: their connections are the discovery's.
+  const mcp = options.components ? joinPools(configured, options.components) : configured;
   const mcpLine = mcpHintLine(mcp);
   const skills = skillsHook({
-    dirs: skillDirs(paths.home),
+    dirs: skillDirs(paths, installed),
     disabled: config.disabled.skills,
     warn: (m) => log.warn(m),
     leadLines: mcpLine ? [mcpLine] : [],
@@ -102,13 +113,19 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     // Give the freed histories back to the OS now rather than at the next allocation spike.
     Bun.gc(true);
   });
+  const packageSkills = (id: string) => {
+    const repo = installed.find((p) => p.id === id)?.repo;
+    return repo ? listSkillInfos([{ path: repo, source: id, sourceKind: "package" }], []).map((s) => s.name) : undefined;
+  };
+  const settings = (a: AgentConfig, source?: string) => ({ ...toAgentSettings(a, packageSkills, warn), source });
   const agents = buildAgents({
     hooks,
-    crab: toAgentSettings(config.system.crab),
+    crab: settings(config.system.crab),
     identityFile: paths.crabMd,
-    manifestAgents: Object.fromEntries(Object.entries(manifest).map(([n, a]) => [n, toAgentSettings(a)])),
-    promptDirs: [paths.localAgents],
-    warn: (m) => log.warn(m),
+    manifestAgents: Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, settings(a.config, a.source)])),
+    promptDirs: [{ path: paths.localAgents, source: LOCAL_SOURCE }, ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source }))],
+    promptFiles: Object.fromEntries([...sourcedAgents].flatMap(([n, a]) => (a.promptFile ? [[n, a.promptFile]] : []))),
+    warn,
   });
   return {
     agents,
@@ -140,14 +157,29 @@ function toSettings(name: string, p: ProviderConfig): ProviderSettings {
   };
 }
 
-export function toAgentSettings(a: AgentConfig): AgentSettings {
+/**
+ * An agent's settings; a `skills` entry naming a package (`scope/name`,
+ * §3.10) becomes the names of that package's skills, or is dropped with a
+ * warning when no installed package has that name.
+ */
+export function toAgentSettings(
+  a: AgentConfig,
+  packageSkills: (id: string) => string[] | undefined = () => undefined,
+  warn: (m: string) => void = () => {},
+): AgentSettings {
+  const skills = a.skills.flatMap((entry) => {
+    if (!entry.includes("/")) return [entry];
+    const names = packageSkills(entry);
+    if (names === undefined) warn(`skills entry '${entry}' names no installed package, dropped`);
+    return names ?? [];
+  });
   return {
     description: a.description,
     model: a.model || undefined,
     maxIterations: a.max_iterations,
     thinking: a.thinking,
     members: a.members,
-    skills: a.skills,
+    skills,
     mcps: a.mcps,
     fallback: a.fallback,
     compactThreshold: a.compact_threshold,

@@ -53,6 +53,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
   markStarted();
+  await state.components.start();
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {
@@ -76,6 +77,8 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   clearTimeout(grace);
   endpoints.dropConnections();
   await state.host.runtime.mcp?.close().catch(() => {});
+  await state.services.shutdown().catch(() => {});
+  await state.components.stop().catch(() => {});
   log.info("stopped");
   return 0;
 }

@@ -1,41 +1,16 @@
-// Which MCP servers a runtime connects to (daemon.md §14.1): the local
-// manifest's enabled servers (expanded), then components found through
-// run/<name>.port files.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// Which MCP servers a runtime connects to (daemon.md §14.1): the enabled
+// servers of the local manifest, then of installed packages (first name wins),
+// expanded. Components found through run/<name>.port files are the
+// discovery's (components/discovery.ts), connected without a reload.
 import type { McpServerSpec } from "../runtime/mcp/types.ts";
 import { expandMcpServer, type Env } from "./config/expand.ts";
-import type { HomePaths } from "./paths.ts";
-import { manifestMcps } from "./manifest.ts";
+import type { SourcedMcp } from "./packages/resolve.ts";
 
-export function mcpServerSpecs(paths: HomePaths, disabled: readonly string[], env: Env): McpServerSpec[] {
-  const specs: McpServerSpec[] = [];
-  for (const server of Object.values(manifestMcps(paths.localManifest))) {
-    if (disabled.includes(server.name)) continue;
-    const s = expandMcpServer(server, env);
-    specs.push({ name: s.name, command: s.command || undefined, args: s.args, env: s.env, url: s.url || undefined });
-  }
-  for (const component of componentPorts(paths.runDir)) {
-    if (!specs.some((s) => s.name === component.name)) {
-      specs.push({ name: component.name, args: [], env: {}, url: `http://127.0.0.1:${component.port}/mcp` });
-    }
-  }
-  return specs;
-}
-
-/** Every run/<name>.port but the daemon's own whose content is a port number. */
-function componentPorts(runDir: string): { name: string; port: number }[] {
-  let names: string[];
-  try {
-    names = readdirSync(runDir);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => n.endsWith(".port") && n !== "crabtalk.port")
-    .flatMap((n) => {
-      const text = readFileSync(join(runDir, n), "utf8").trim();
-      const port = Number(text);
-      return /^\d+$/.test(text) && port > 0 && port < 65536 ? [{ name: n.slice(0, -".port".length), port }] : [];
+export function mcpServerSpecs(servers: readonly SourcedMcp[], disabled: readonly string[], env: Env): McpServerSpec[] {
+  return servers
+    .filter((m) => !disabled.includes(m.config.name))
+    .map(({ config }) => {
+      const s = expandMcpServer(config, env);
+      return { name: s.name, command: s.command || undefined, args: s.args, env: s.env, url: s.url || undefined };
     });
 }

@@ -1,8 +1,12 @@
 // Where skills are looked for (daemon.md §3.9): the home's local skills, then
-// the external directories of other tools in the OS user's home.
+// installed packages' repositories, then the external directories of other
+// tools in the OS user's home.
 import { homedir } from "node:os";
 import { defaultSkillDirs, type SkillDir } from "../runtime/skills/dirs.ts";
+import type { HomePaths } from "./paths.ts";
+import { listInstalled, type InstalledPackage } from "./packages/installed.ts";
+import { packageRepos } from "./packages/resolve.ts";
 
-export function skillDirs(home: string): SkillDir[] {
-  return defaultSkillDirs(home, process.env.HOME || homedir());
+export function skillDirs(paths: HomePaths, installed: readonly InstalledPackage[] = listInstalled(paths.packages, paths.cacheRepos)): SkillDir[] {
+  return defaultSkillDirs(paths.home, process.env.HOME || homedir(), packageRepos(installed));
 }

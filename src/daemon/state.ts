@@ -10,6 +10,10 @@ import { CronScheduler } from "./cron/scheduler.ts";
 import { fireCron } from "./cron/fire.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
+import { ComponentDiscovery } from "./components/discovery.ts";
+import { Services } from "./components/services.ts";
+import { Mutex } from "../runtime/mutex.ts";
+import pkg from "../../package.json" with { type: "json" };
 
 export interface DaemonState {
   readonly paths: HomePaths;
@@ -20,6 +24,13 @@ export interface DaemonState {
   readonly events: EventBus;
   /** Cron entries and their timers: the daemon's, untouched by reloads. */
   readonly crons: CronScheduler;
+  readonly env: Env;
+  /** Components found through run/<name>.port, connected between reloads. */
+  readonly components: ComponentDiscovery;
+  /** One hub or package operation at a time (they share <home>/hub and packages/). */
+  readonly packagesLock: Mutex;
+  /** Package commands run as services (a service manager's, or supervised here). */
+  readonly services: Services;
   /** Rebuild from disk; throws (and keeps the old config and runtime) on failure. */
   reload(): Promise<void>;
 }
@@ -31,8 +42,9 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   const sessionsDir = realpathSync(paths.sessions);
   const host = new Host(sessionsDir);
   const events = new EventBus();
+  const components = new ComponentDiscovery(paths.runDir, { warn: (m) => log.warn(m), clientVersion: pkg.version });
   const build = (loaded: LoadedConfig) =>
-    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
+    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL, components: components.pool });
   const initial = loadConfigFile(paths.config, env);
   host.runtime = await build(initial);
   if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
@@ -43,6 +55,10 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     config: initial,
     host,
     events,
+    env,
+    components,
+    packagesLock: new Mutex(),
+    services: new Services(paths, env),
     crons: new CronScheduler({
       path: paths.crons,
       fire: (entry) => fireCron(host, entry, (session) => state.crons.retarget(entry.id, session), (m) => log.warn(m)),

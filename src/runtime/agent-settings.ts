@@ -18,6 +18,8 @@ export interface AgentSettings {
    */
   compactThreshold?: number;
   compactToolMaxLen: number;
+  /** Where it is configured: `local` or a package id; absent for the default agent. */
+  source?: string;
 }
 
 export const DEFAULT_AGENT_SETTINGS: AgentSettings = {

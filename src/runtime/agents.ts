@@ -13,8 +13,10 @@ export interface AgentSources {
   identityFile: string;
   /** Manifest entries, first source wins (local manifest first). */
   manifestAgents: Record<string, AgentSettings>;
-  /** Directories of `<name>.md` prompt files, first wins. */
-  promptDirs: string[];
+  /** Directories of `<name>.md` prompt files, first wins; `source` is reported for agents found there. */
+  promptDirs: { path: string; source: string }[];
+  /** Explicit prompt files by agent name (a package's `[agents.<name>] prompt`); they win over the directories. */
+  promptFiles?: Record<string, string>;
   /** Hooks whose prompt blocks follow the base prompt (daemon.md §7.3). */
   hooks: readonly RuntimeHook[];
   warn(message: string): void;
@@ -26,15 +28,22 @@ export function buildAgents(sources: AgentSources): Map<string, AgentDefinition>
   agents.set(DEFAULT_AGENT, define(DEFAULT_AGENT, sources.crab, identity, sources.hooks));
 
   const prompts = new Map<string, string>();
+  const found = new Map<string, string>();
   for (const dir of sources.promptDirs) {
-    for (const file of listPromptFiles(dir)) {
+    for (const file of listPromptFiles(dir.path)) {
       const name = basename(file, ".md");
       if (name === DEFAULT_AGENT) {
         sources.warn(`ignoring prompt file ${file}: 'crab' is configured by [system.crab] and Crab.md`);
         continue;
       }
-      if (!prompts.has(name)) prompts.set(name, file);
+      if (!prompts.has(name)) {
+        prompts.set(name, file);
+        found.set(name, dir.source);
+      }
     }
+  }
+  for (const [name, file] of Object.entries(sources.promptFiles ?? {})) {
+    if (name !== DEFAULT_AGENT && existsSync(file)) prompts.set(name, file);
   }
   for (const [name, settings] of Object.entries(sources.manifestAgents)) {
     if (name === DEFAULT_AGENT) {
@@ -44,7 +53,7 @@ export function buildAgents(sources: AgentSources): Map<string, AgentDefinition>
     if (!prompts.has(name)) sources.warn(`agent '${name}' has a manifest entry but no prompt file ${name}.md; skipped`);
   }
   for (const [name, file] of [...prompts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const settings = sources.manifestAgents[name] ?? { ...DEFAULT_AGENT_SETTINGS, thinking: sources.crab.thinking };
+    const settings = sources.manifestAgents[name] ?? { ...DEFAULT_AGENT_SETTINGS, thinking: sources.crab.thinking, source: found.get(name) };
     agents.set(name, define(name, settings, readIfPresent(file), sources.hooks));
   }
   return agents;

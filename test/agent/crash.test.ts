@@ -48,7 +48,8 @@ test("every session file loads after a SIGKILL mid-run, and every ended run is f
       // The daemon died under us: expected for runs in flight.
     }
   });
-  await Bun.sleep(450);
+  // Kill as soon as one run has ended (not after a fixed time: under load none may have by then).
+  for (let waited = 0; !records.some((r) => r.ended) && waited < 20_000; waited += 10) await Bun.sleep(10);
   daemon.proc.kill("SIGKILL");
   await daemon.proc.exited;
   await Promise.all(runs);

@@ -215,6 +215,9 @@ function checkDuplicateModels(providers: Record<string, ProviderConfig>, ctx: z.
   }
 }
 
+/** `[hub]` (ours): where the package index is cloned from. */
+export const hubSchema = z.object({ url: text.optional() }, { error: "must be a table" });
+
 /** The whole `config.toml` (§3), every section optional. */
 export const configSchema = z
   .object(
@@ -223,6 +226,7 @@ export const configSchema = z
       system: systemSchema.prefault({}),
       env: stringTable.default({}),
       disabled: disabledSchema.prefault({}),
+      hub: hubSchema.prefault({}),
       // Deprecated location (§3.8): read, and migrated to the local manifest at start.
       mcps: mcpTableSchema.prefault({}),
       agents: agentTableSchema.default({}),

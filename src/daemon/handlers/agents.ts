@@ -31,6 +31,7 @@ export function agentHandlers(state: DaemonState): Handlers {
       mcps: a.mcps,
       compactThreshold: threshold > 0 ? threshold : undefined,
       compactToolMaxLen: a.compactToolMaxLen,
+      source: a.source ?? "",
     };
   };
   const registered = (name: string) => {

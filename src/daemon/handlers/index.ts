@@ -1,4 +1,4 @@
-// Every operation the daemon answers; the rest get "not implemented yet".
+// Every operation the daemon answers.
 import type { Handlers } from "../../protocol/server.ts";
 import type { DaemonState } from "../state.ts";
 import { agentHandlers } from "./agents.ts";
@@ -8,6 +8,8 @@ import { skillHandlers } from "./skills.ts";
 import { cronHandlers } from "./cron.ts";
 import { mcpHandlers } from "./mcps.ts";
 import { sessionHandlers } from "./sessions.ts";
+import { packageHandlers } from "./packages.ts";
+import { serviceHandlers } from "./services.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
   return {
@@ -18,6 +20,8 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...skillHandlers(state),
     ...cronHandlers(state),
     ...mcpHandlers(state),
+    ...packageHandlers(state),
+    ...serviceHandlers(state.services),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }

@@ -6,33 +6,36 @@ import { ConfigError } from "../config/error.ts";
 import { redactEnv, restoreMcpSecrets } from "../config/redact.ts";
 import { manifestMcps, readManifest, writeManifestMcps } from "../manifest.ts";
 import type { DaemonState } from "../state.ts";
+import { listInstalled } from "../packages/installed.ts";
+import { LOCAL_SOURCE, resolveMcps } from "../packages/resolve.ts";
 
 export function mcpHandlers(state: DaemonState): Handlers {
   return {
     listMcps: () => {
       const live = new Map((state.host.runtime.mcp?.servers() ?? []).map((s) => [s.name, s]));
       const disabled = state.config.config.disabled.mcps;
-      const mcps = Object.entries(manifestMcps(state.paths.localManifest)).map(([key, m]) => {
+      const installed = listInstalled(state.paths.packages, state.paths.cacheRepos);
+      const configured = resolveMcps(manifestMcps(state.paths.localManifest), installed, () => {}).map(({ config: m, source }) => {
         const enabled = !disabled.includes(m.name);
         const server = live.get(m.name);
         const status = !enabled ? McpStatus.DISCONNECTED : server?.status === "connected" ? McpStatus.CONNECTED : McpStatus.FAILED;
         return {
-          name: m.name || key,
+          name: m.name,
           command: m.command,
           args: m.args,
           env: redactEnv(m.env) as Record<string, string>,
           url: m.url ?? "",
           auth: m.auth,
-          source: "local",
+          source,
           autoRestart: m.auto_restart,
           enabled,
-          sourceKind: SourceKind.LOCAL,
+          sourceKind: source === LOCAL_SOURCE ? SourceKind.LOCAL : SourceKind.PACKAGE,
           status,
           error: enabled ? (server?.error ?? "not connected") : "",
           toolCount: server?.status === "connected" ? server.toolCount : 0,
         };
       });
-      return { case: "mcpList", value: { mcps } };
+      return { case: "mcpList", value: { mcps: [...configured, ...componentInfos(state, configured.map((m) => m.name))] } };
     },
 
     setLocalMcps: async ({ mcps }) => {
@@ -63,4 +66,23 @@ export function mcpHandlers(state: DaemonState): Handlers {
       return { case: "pong", value: {} };
     },
   };
+}
+
+/** Components found through run/<name>.port (ours: upstream hides them), with their live status. */
+function componentInfos(state: DaemonState, configured: string[]) {
+  return state.components.list().filter((c) => !configured.includes(c.name)).map((c) => ({
+    name: c.name,
+    command: "",
+    args: [],
+    env: {},
+    url: c.url,
+    auth: false,
+    source: `run/${c.name}.port`,
+    autoRestart: false,
+    enabled: true,
+    sourceKind: SourceKind.EXTERNAL,
+    status: c.status === "connected" ? McpStatus.CONNECTED : McpStatus.DISCONNECTED,
+    error: c.error,
+    toolCount: c.toolCount,
+  }));
 }

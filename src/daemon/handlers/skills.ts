@@ -12,7 +12,7 @@ export function skillHandlers(state: DaemonState): Handlers {
     listSkills: () => ({
       case: "skillList",
       value: {
-        skills: listSkillInfos(skillDirs(state.paths.home), state.config.config.disabled.skills).map((s) => ({
+        skills: listSkillInfos(skillDirs(state.paths), state.config.config.disabled.skills).map((s) => ({
           name: s.name,
           enabled: s.enabled,
           source: s.source,

@@ -18,11 +18,12 @@ export function externalSource(dir: string): string {
   return parent.startsWith(".") && parent.length > 1 ? parent.slice(1) : "external";
 }
 
-/** `<home>/local/skills`, then the external directories. Package repos are not supported yet. */
-export function defaultSkillDirs(home: string, osHome: string): SkillDir[] {
+/** `<home>/local/skills`, then each package repository (in the order given), then the external directories. */
+export function defaultSkillDirs(home: string, osHome: string, packages: readonly { path: string; source: string }[] = []): SkillDir[] {
   const external = EXTERNAL_SKILL_DIRS.map((rel): SkillDir => {
     const path = join(osHome, rel);
     return { path, source: externalSource(path), sourceKind: "external" };
   });
-  return [{ path: join(home, "local", "skills"), source: "local", sourceKind: "local" }, ...external];
+  const fromPackages = packages.map((p): SkillDir => ({ path: p.path, source: p.source, sourceKind: "package" }));
+  return [{ path: join(home, "local", "skills"), source: "local", sourceKind: "local" }, ...fromPackages, ...external];
 }

@@ -1,0 +1,137 @@
+// Port-file discovery of components (daemon.md §14): every run/<name>.port is
+// connected as an MCP server at http://127.0.0.1:<port>/mcp as soon as it
+// appears (run/ is watched, no reload needed), marked disconnected when its
+// port stops answering, and forgotten when its file goes.
+import { watch, type FSWatcher } from "node:fs";
+import { McpToolUnavailableError, type McpConnectOptions, type McpPool } from "../../runtime/mcp/types.ts";
+import { portAnswers, readPortFiles } from "./port-files.ts";
+
+export const PROBE_INTERVAL_MS = 1000;
+
+export interface ComponentStatus {
+  name: string;
+  url: string;
+  status: "connected" | "disconnected";
+  error: string;
+  toolCount: number;
+}
+
+interface Component {
+  name: string;
+  port: number;
+  pool?: McpPool;
+  error: string;
+}
+
+export class ComponentDiscovery {
+  private readonly components = new Map<string, Component>();
+  private watcher?: FSWatcher;
+  private timer?: ReturnType<typeof setInterval>;
+  private scanning?: Promise<void>;
+  private rescan = false;
+
+  constructor(
+    private readonly runDir: string,
+    private readonly connect: Omit<McpConnectOptions, "baseEnv" | "extraEnv">,
+    private readonly probeMs = PROBE_INTERVAL_MS,
+  ) {}
+
+  /** Connects what is there now, then follows run/. */
+  async start(): Promise<void> {
+    await this.refresh();
+    try {
+      this.watcher = watch(this.runDir, () => void this.refresh());
+    } catch (err) {
+      this.connect.warn(`cannot watch ${this.runDir} for components: ${(err as Error).message}; checking every ${this.probeMs} ms`);
+    }
+    this.timer = setInterval(() => void this.refresh(true), this.probeMs);
+  }
+
+  async stop(): Promise<void> {
+    this.watcher?.close();
+    clearInterval(this.timer);
+    await this.scanning;
+    await Promise.all([...this.components.values()].map((c) => c.pool?.close()));
+    this.components.clear();
+  }
+
+  list(): ComponentStatus[] {
+    return [...this.components.values()].map((c) => {
+      const server = c.pool?.servers()[0];
+      return {
+        name: c.name,
+        url: urlOf(c.port),
+        status: server?.status === "connected" ? "connected" : "disconnected",
+        error: c.pool ? "" : c.error,
+        toolCount: server?.toolCount ?? 0,
+      };
+    });
+  }
+
+  /** The connected components as one pool (the runtime joins it to its configured servers). */
+  readonly pool: McpPool = {
+    servers: () => this.live().flatMap((p) => p.servers()),
+    connectedNames: () => this.live().flatMap((p) => p.connectedNames()),
+    tools: (scope) => this.live().flatMap((p) => p.tools(scope)),
+    call: (name, args, signal) => {
+      const owner = this.live().find((p) => p.tools([]).some((t) => t.name === name));
+      return owner ? owner.call(name, args, signal) : Promise.reject(new McpToolUnavailableError(name));
+    },
+    // The discovery closes its own connections (stop()); a runtime reload must not.
+    close: () => Promise.resolve(),
+  };
+
+  /** One scan at a time; a change during a scan triggers one more. */
+  refresh(probe = false): Promise<void> {
+    if (this.scanning) {
+      this.rescan = true;
+      return this.scanning;
+    }
+    this.scanning = (async () => {
+      do {
+        this.rescan = false;
+        await this.scan(probe);
+      } while (this.rescan);
+    })()
+      .catch((err) => this.connect.warn(`component discovery: ${(err as Error).message}`))
+      .finally(() => (this.scanning = undefined));
+    return this.scanning;
+  }
+
+  private live(): McpPool[] {
+    return [...this.components.values()].flatMap((c) => (c.pool ? [c.pool] : []));
+  }
+
+  private async scan(probe: boolean): Promise<void> {
+    const files = new Map(readPortFiles(this.runDir).map((f) => [f.name, f.port]));
+    for (const [name, c] of this.components) {
+      if (files.get(name) === c.port) continue;
+      this.components.delete(name); // file gone or a new port: forget, reconnect below
+      await c.pool?.close();
+    }
+    for (const [name, port] of files) {
+      const known = this.components.get(name);
+      if (!known) {
+        this.components.set(name, await this.open(name, port));
+      } else if (probe && known.pool && !(await portAnswers(port))) {
+        await known.pool.close();
+        known.pool = undefined;
+        known.error = `port ${port} does not answer`;
+        this.connect.warn(`component '${name}' dropped: ${known.error}`);
+      }
+    }
+  }
+
+  private async open(name: string, port: number): Promise<Component> {
+    const { connectMcpServers } = await import("../../runtime/mcp/pool.ts");
+    const pool = await connectMcpServers([{ name, args: [], env: {}, url: urlOf(port) }], { ...this.connect, baseEnv: {}, extraEnv: {} });
+    const server = pool.servers()[0];
+    if (server?.status === "connected") return { name, port, pool, error: "" };
+    await pool.close();
+    return { name, port, error: server?.error ?? "not connected" };
+  }
+}
+
+function urlOf(port: number): string {
+  return `http://127.0.0.1:${port}/mcp`;
+}

@@ -1,0 +1,123 @@
+// StartService, StopService, ServiceLogs (daemon.md §18.2): a command of an
+// installed package run as a user service `ai.crabtalk.<name>` with the same
+// service machinery as the daemon's own (systemd, launchd, schtasks), or,
+// when no service manager is usable, supervised by the daemon itself.
+import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync } from "node:fs";
+import { badRequest, internal, notFound } from "../../protocol/errors.ts";
+import { detectManager } from "../../service/managers.ts";
+import type { ServiceSpec } from "../../service/spec.ts";
+import type { Env } from "../config/expand.ts";
+import type { HomePaths } from "../paths.ts";
+import { commandLaunch } from "../packages/commands.ts";
+import { listInstalled } from "../packages/installed.ts";
+import type { CommandConfig } from "../packages/manifest.ts";
+import { Supervisor } from "./supervisor.ts";
+
+const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+const DEFAULT_LOG_LINES = 50;
+const LOG_TAIL_BYTES = 1 << 20;
+
+export function serviceLabel(name: string): string {
+  return `ai.crabtalk.${name}`;
+}
+
+/** A service name is a command name: a plain word, never a path. */
+export function checkServiceName(name: string): void {
+  if (!NAME.test(name) || name === "." || name === "..") {
+    throw badRequest(`invalid service name '${name}': use letters, digits, '.', '_' or '-'`);
+  }
+}
+
+export class Services {
+  readonly supervisor = new Supervisor();
+
+  constructor(
+    private readonly paths: HomePaths,
+    private readonly env: Env,
+  ) {}
+
+  async start(name: string, force: boolean): Promise<void> {
+    const cmd = this.command(name);
+    const label = serviceLabel(name);
+    const manager = await detectManager(label, this.env);
+    const running = manager.kind === "none" ? this.supervisor.running(name) : await manager.installed();
+    if (running && !force) throw badRequest(`service '${name}' is already running, use force to restart`);
+    const launch = commandLaunch(this.paths.home, name, cmd, this.env);
+    if (!launch) throw internal(`command '${name}' is not installed: reinstall its package (crabtalk pull <scope/name> --force)`);
+    const spec: ServiceSpec = {
+      label,
+      description: `crabtalk component ${name}${cmd.description ? `: ${cmd.description}` : ""}`,
+      argv: launch.argv,
+      workingDirectory: this.paths.home,
+      env: { PATH: this.env.PATH ?? "", CRABTALK_HOME: this.paths.home, ...launch.env },
+      logFile: this.paths.serviceLog(name),
+    };
+    if (manager.kind === "none") {
+      await this.supervisor.stop(name);
+      this.supervisor.start(name, {
+        argv: spec.argv,
+        cwd: spec.workingDirectory,
+        env: { ...this.env, ...spec.env },
+        logFile: spec.logFile,
+        onStopped: () => rmSync(this.paths.componentPort(name), { force: true }),
+      });
+      return;
+    }
+    if (running) await manager.remove();
+    await manager.install(spec);
+  }
+
+  async stop(name: string): Promise<void> {
+    checkServiceName(name);
+    if (!(await this.stopIfRunning(name))) throw notFound(`service '${name}' is not running`);
+  }
+
+  /** Stops and uninstalls the service if it is there; true when it was. */
+  async stopIfRunning(name: string): Promise<boolean> {
+    let stopped = await this.supervisor.stop(name);
+    const manager = await detectManager(serviceLabel(name), this.env);
+    if (manager.kind !== "none" && (await manager.installed())) {
+      await manager.remove();
+      stopped = true;
+    }
+    if (stopped) rmSync(this.paths.componentPort(name), { force: true });
+    return stopped;
+  }
+
+  /** The last `lines` (0 → 50) lines of logs/<name>.log. */
+  logs(name: string, lines: number): string {
+    checkServiceName(name);
+    const path = this.paths.serviceLog(name);
+    if (!existsSync(path)) return `no logs yet: ${path}`;
+    const all = tail(path).split("\n");
+    if (all.at(-1) === "") all.pop();
+    return all.slice(-(lines || DEFAULT_LOG_LINES)).join("\n");
+  }
+
+  shutdown(): Promise<void> {
+    return this.supervisor.stopAll();
+  }
+
+  private command(name: string): CommandConfig {
+    checkServiceName(name);
+    for (const pkg of listInstalled(this.paths.packages, this.paths.cacheRepos)) {
+      const cmd = pkg.manifest.commands[name];
+      if (cmd) return cmd;
+    }
+    throw notFound(`no installed package has a command '${name}'`);
+  }
+}
+
+/** The end of a file (at most 1 MiB), so a huge log is not read whole. */
+function tail(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, LOG_TAIL_BYTES);
+    const buf = Buffer.alloc(length);
+    readSync(fd, buf, 0, length, size - length);
+    return buf.toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,80 @@
+// InstallPackage, UninstallPackage, ListPackages, SearchHub (protocol.md
+// §5.4, §6.2; daemon.md §18.1). Bad ids are refused with 400 before anything
+// streams; hub and package operations run one at a time.
+import type { Reply } from "../../protocol/codec.ts";
+import type { Handlers } from "../../protocol/server.ts";
+import { hubEntries, hubUrl, matchesQuery, syncHub } from "../packages/hub.ts";
+import { installedManifestPath, parsePackageId } from "../packages/id.ts";
+import { installPackage, type Progress } from "../packages/install.ts";
+import { listInstalled } from "../packages/installed.ts";
+import { checkInstalled, uninstallPackage } from "../packages/uninstall.ts";
+import type { DaemonState } from "../state.ts";
+
+function hubEvent(p: Progress | { kind: "done"; text: string }): Reply {
+  const event =
+    p.kind === "step"
+      ? { case: "step" as const, value: { message: p.text } }
+      : p.kind === "warning"
+        ? { case: "warning" as const, value: { message: p.text } }
+        : p.kind === "setup_output"
+          ? { case: "setupOutput" as const, value: { content: p.text } }
+          : { case: "done" as const, value: { error: p.text } };
+  return { case: "hubEvent", value: { event } };
+}
+
+async function* locked(state: DaemonState, progress: () => AsyncGenerator<Progress>): AsyncGenerator<Reply> {
+  const release = await state.packagesLock.lock();
+  try {
+    for await (const p of progress()) yield hubEvent(p);
+    yield hubEvent({ kind: "done", text: "" });
+  } finally {
+    release();
+  }
+}
+
+export function packageHandlers(state: DaemonState): Handlers {
+  return {
+    installPackage: ({ package: id, branch, path, force }) => {
+      const pkg = parsePackageId(id);
+      installedManifestPath(state.paths.packages, pkg); // refuses a symlinked scope before streaming
+      return locked(state, () => installPackage(state, { pkg, branch, path, force }));
+    },
+
+    uninstallPackage: ({ package: id }) => {
+      const pkg = parsePackageId(id);
+      checkInstalled(state, pkg);
+      return locked(state, () => uninstallPackage(state, pkg, (name) => state.services.stopIfRunning(name)));
+    },
+
+    listPackages: () => ({
+      case: "packageList",
+      value: {
+        packages: listInstalled(state.paths.packages, state.paths.cacheRepos, (m) => state.log.warn(m)).map((p) => ({
+          name: p.id,
+          description: p.manifest.package.description,
+        })),
+      },
+    }),
+
+    searchHub: async ({ query }) => {
+      const release = await state.packagesLock.lock();
+      try {
+        const dir = await syncHub(state.paths.hub, hubUrl(state.config.config.hub.url, state.env));
+        const installed = new Set(listInstalled(state.paths.packages, state.paths.cacheRepos).map((p) => p.id));
+        const packages = hubEntries(dir, (m) => state.log.warn(m))
+          .filter((e) => matchesQuery(e, query))
+          .map((e) => ({
+            name: e.id,
+            description: e.manifest.package.description,
+            skillCount: 0,
+            mcpCount: Object.keys(e.manifest.mcps).length,
+            installed: installed.has(e.id),
+            repository: e.manifest.package.repository,
+          }));
+        return { case: "hubPackageList", value: { packages } };
+      } finally {
+        release();
+      }
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// InstallPackage (daemon.md §18.1) as a stream of progress: sync the hub,
+// read the manifest, clone the package repository, run the setup script,
+// install commands, copy the manifest, reload, run the setup prompt, warn.
+// All or nothing: until the manifest is copied nothing is visible, and any
+// failure undoes what was done and ends the stream with the error.
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../config/write.ts";
+import { discoverSkills } from "../../runtime/skills/discover.ts";
+import { manifestAgents, manifestMcps } from "../manifest.ts";
+import { skillDirs } from "../skill-dirs.ts";
+import type { DaemonState } from "../state.ts";
+import { installCommand, type Progress } from "./commands.ts";
+import { syncClone } from "./git.ts";
+import { hubUrl, syncHub } from "./hub.ts";
+import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";
+import { listInstalled } from "./installed.ts";
+import { needsRepository, readPackageManifest, type PackageManifest } from "./manifest.ts";
+import { resolveAgents, resolveMcps } from "./resolve.ts";
+import { runSetupPrompt, runSetupScript } from "./setup.ts";
+
+export type { Progress } from "./commands.ts";
+
+export interface InstallRequest {
+  pkg: PackageId;
+  branch: string;
+  /** A local hub directory instead of the configured hub. */
+  path: string;
+  force: boolean;
+}
+
+const step = (text: string): Progress => ({ kind: "step", text });
+
+export async function* installPackage(state: DaemonState, req: InstallRequest): AsyncGenerator<Progress> {
+  const { paths } = state;
+  const { pkg } = req;
+  const target = installedManifestPath(paths.packages, pkg);
+  if (existsSync(target) && !req.force) {
+    yield step("already installed, use --force to overwrite");
+    yield* reloadStep(state);
+    return;
+  }
+  const manifestFile = join(yield* hubDirectory(state, req), pkg.scope, `${pkg.name}.toml`);
+  if (!existsSync(manifestFile)) throw new Error(`package '${pkg.id}' is not in the hub`);
+  const manifest = readPackageManifest(manifestFile, `${pkg.id}.toml`);
+  const undo: (() => Promise<unknown> | void)[] = [];
+  try {
+    const repo = needsRepository(manifest) ? yield* cloneRepository(state, manifest, undo) : undefined;
+    const script = manifest.package.setup?.script;
+    if (script) {
+      yield step("running setup script…");
+      const env = { ...state.env, CRABTALK_HOME: paths.home };
+      for await (const line of runSetupScript(script, repo, repo ?? paths.home, env)) yield { kind: "setup_output", text: line };
+    }
+    for (const [name, cmd] of Object.entries(manifest.commands)) {
+      const installing = installCommand(paths.home, name, cmd, state.env);
+      let next = await installing.next();
+      while (!next.done) {
+        yield next.value;
+        next = await installing.next();
+      }
+      undo.push(next.value);
+    }
+    const previous = existsSync(target) ? readFileSync(target, "utf8") : undefined;
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileAtomic(target, readFileSync(manifestFile, "utf8"));
+    undo.push(async () => {
+      if (previous === undefined) removeManifest(target);
+      else writeFileAtomic(target, previous);
+      await state.reload();
+    });
+    yield* reloadStep(state);
+    undo.length = 0; // installed: nothing to undo from here on
+    const prompt = manifest.package.setup?.prompt;
+    if (prompt) yield* setupPrompt(state, prompt, repo);
+    yield* warnings(state, pkg, manifest);
+  } catch (err) {
+    for (const u of undo.reverse()) await Promise.resolve(u()).catch(() => {});
+    throw err;
+  }
+}
+
+async function* hubDirectory(state: DaemonState, req: InstallRequest): AsyncGenerator<Progress, string> {
+  if (req.path) {
+    if (!existsSync(req.path)) throw new Error(`hub directory ${req.path} does not exist`);
+    yield step(`using hub at ${req.path}`);
+    return req.path;
+  }
+  const url = hubUrl(state.config.config.hub.url, state.env);
+  yield step(`syncing hub ${url}…`);
+  return await syncHub(state.paths.hub, url, req.branch);
+}
+
+async function* cloneRepository(state: DaemonState, manifest: PackageManifest, undo: (() => void)[]): AsyncGenerator<Progress, string> {
+  const url = manifest.package.repository;
+  const dir = join(state.paths.cacheRepos, repoSlug(url));
+  if (!existsSync(dir)) undo.push(() => rmSync(dir, { recursive: true, force: true }));
+  yield step(`cloning ${url}…`);
+  mkdirSync(state.paths.cacheRepos, { recursive: true });
+  await syncClone(url, dir, manifest.package.branch);
+  return dir;
+}
+
+export async function* reloadStep(state: DaemonState): AsyncGenerator<Progress> {
+  yield step("reloading daemon…");
+  await state.reload();
+}
+
+/** The setup prompt's run is part of the package's first use, not of its install: a failure is a warning. */
+async function* setupPrompt(state: DaemonState, prompt: string, repo: string | undefined): AsyncGenerator<Progress> {
+  yield step("running setup prompt…");
+  try {
+    for await (const line of runSetupPrompt(state.host, prompt, repo, repo ?? state.paths.home)) yield { kind: "setup_output", text: line };
+  } catch (err) {
+    yield { kind: "warning", text: (err as Error).message };
+  }
+}
+
+export function removeManifest(target: string): void {
+  rmSync(target, { force: true });
+  try {
+    rmdirSync(dirname(target)); // only when empty
+  } catch {
+    // other packages of the scope remain
+  }
+}
+
+function* warnings(state: DaemonState, pkg: PackageId, manifest: PackageManifest): Generator<Progress> {
+  const { paths } = state;
+  const messages: string[] = [];
+  const collect = (m: string) => messages.push(m);
+  const installed = listInstalled(paths.packages, paths.cacheRepos);
+  resolveMcps(manifestMcps(paths.localManifest), installed, collect);
+  resolveAgents(manifestAgents(paths.localManifest), installed, collect);
+  discoverSkills(skillDirs(paths, installed), [], collect);
+  for (const m of messages) if (m.includes(` from ${pkg.id} `)) yield { kind: "warning", text: m };
+  for (const mcp of Object.values(manifest.mcps)) {
+    if (mcp.auth && !existsSync(paths.tokenFile(mcp.name))) {
+      yield { kind: "warning", text: `MCP '${mcp.name}' needs OAuth and has no token yet (${paths.tokenFile(mcp.name)}): it will fail to connect until it has one` };
+    }
+  }
+  const envNames = Object.values(manifest.mcps).flatMap((m) => Object.keys(m.env));
+  if (envNames.length > 0) {
+    yield step(`set ${[...new Set(envNames)].join(", ")} in the [env] table of config.toml (or in the MCP's env) before use`);
+  }
+}

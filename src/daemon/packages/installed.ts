@@ -1,0 +1,51 @@
+// Installed packages: packages/<scope>/<name>.toml, in resolution order
+// (scope, then file name; daemon.md §3.9).
+import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { needsRepository, readPackageManifest, type PackageManifest } from "./manifest.ts";
+import { parsePackageId, repoSlug, type PackageId } from "./id.ts";
+
+export interface InstalledPackage extends PackageId {
+  manifest: PackageManifest;
+  /** The cached repository (`.cache/repos/<slug>`), when the package has one on disk. */
+  repo?: string;
+}
+
+export function listInstalled(packagesDir: string, cacheRepos: string, warn: (msg: string) => void = () => {}): InstalledPackage[] {
+  const out: InstalledPackage[] = [];
+  for (const scope of sortedNames(packagesDir)) {
+    const scopeDir = join(packagesDir, scope);
+    // A symlinked scope directory could point anywhere: never read through it.
+    if (!isRealDir(scopeDir)) continue;
+    for (const file of sortedNames(scopeDir)) {
+      if (!file.endsWith(".toml")) continue;
+      const id = `${scope}/${file.slice(0, -".toml".length)}`;
+      try {
+        const pkg = parsePackageId(id);
+        const manifest = readPackageManifest(join(scopeDir, file), `packages/${id}.toml`);
+        const repo = manifest.package.repository ? join(cacheRepos, repoSlug(manifest.package.repository)) : undefined;
+        out.push({ ...pkg, manifest, repo: repo && needsRepository(manifest) && existsSync(repo) ? repo : undefined });
+      } catch (err) {
+        warn(`package ${id}: ${(err as Error).message}, skipping`);
+      }
+    }
+  }
+  return out;
+}
+
+function sortedNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function isRealDir(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() && !st.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,93 @@
+// A package manifest `<scope>/<name>.toml` (daemon.md §3.8, §18): [package]
+// metadata and setup, [mcps.*], [agents.*], [commands.*].
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { ConfigError } from "../config/error.ts";
+import { parseTomlText } from "../config/load.ts";
+import { agentConfigSchema, mcpTableSchema } from "../config/schema.ts";
+
+const text = z.string({ error: "must be a string" });
+const words = z.array(text, { error: "must be an array of strings" });
+
+const setupSchema = z.object(
+  {
+    /** A `.sh` file in the package repository, or a command line run with bash. */
+    script: text.optional(),
+    /** A prompt sent to the default agent after install: inline, or a `.md` file in the repository. */
+    prompt: text.optional(),
+  },
+  { error: "must be a table" },
+);
+
+const packageSchema = z.object(
+  {
+    name: text.default(""),
+    description: text.default(""),
+    repository: text.default(""),
+    branch: text.default(""),
+    keywords: words.default([]),
+    logo: text.optional(),
+    setup: setupSchema.optional(),
+  },
+  { error: "must be a table" },
+);
+
+/** `[commands.<name>]`: how to get the program; exactly one of crate, npm or bin. */
+const commandSchema = z
+  .object(
+    {
+      description: text.default(""),
+      /** Rust crate, installed with `cargo install` (upstream). */
+      crate: text.optional(),
+      /** npm package `<name>[@version]`, installed with the Bun runtime into `.cache/commands/<name>/`. */
+      npm: text.optional(),
+      /** A program already on PATH. */
+      bin: text.optional(),
+      /** Arguments the service runs it with (default `run -v` for a crate, none otherwise). */
+      args: words.optional(),
+    },
+    { error: "must be a table" },
+  )
+  .refine((c) => [c.crate, c.npm, c.bin].filter((v) => v !== undefined).length === 1, {
+    message: "needs exactly one of crate, npm or bin",
+  });
+export type CommandConfig = z.output<typeof commandSchema>;
+
+const agentSchema = agentConfigSchema.extend({ prompt: text.optional() });
+
+export const packageManifestSchema = z.object(
+  {
+    package: packageSchema.prefault({}),
+    mcps: mcpTableSchema.prefault({}),
+    agents: z.record(z.string(), agentSchema, { error: "must be a table" }).default({}),
+    commands: z.record(z.string(), commandSchema, { error: "must be a table" }).default({}),
+  },
+  { error: "must be a table" },
+);
+export type PackageManifest = z.output<typeof packageManifestSchema>;
+
+/** Parses manifest text; `label` names the file in errors. */
+export function parsePackageManifest(source: string, label: string): PackageManifest {
+  const parsed = packageManifestSchema.safeParse(parseTomlText(source, label));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`${label}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export function readPackageManifest(path: string, label = path): PackageManifest {
+  return parsePackageManifest(readFileSync(path, "utf8"), label);
+}
+
+/**
+ * Whether install clones the repository (§18.1): for agents, a setup step, or
+ * skills (a package declaring nothing else is a skills package). A package of
+ * MCP servers and commands only needs no clone.
+ */
+export function needsRepository(m: PackageManifest): boolean {
+  if (m.package.repository === "") return false;
+  const setup = m.package.setup;
+  if (Object.keys(m.agents).length > 0 || setup?.script || setup?.prompt) return true;
+  return Object.keys(m.mcps).length === 0 && Object.keys(m.commands).length === 0;
+}

@@ -1,0 +1,53 @@
+// UninstallPackage (daemon.md §18.1): stop its services, remove its commands
+// (best effort), its manifest and its cached repository, then reload. If the
+// reload fails the manifest is put back, so the daemon stays as it was.
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { notFound } from "../../protocol/errors.ts";
+import { writeFileAtomic } from "../config/write.ts";
+import type { DaemonState } from "../state.ts";
+import { npmCommandDir, type Progress } from "./commands.ts";
+import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";
+import { removeManifest } from "./install.ts";
+import { listInstalled } from "./installed.ts";
+import { readPackageManifest } from "./manifest.ts";
+
+/** Throws 404 before anything is streamed when the package is not installed. */
+export function checkInstalled(state: DaemonState, pkg: PackageId): string {
+  const target = installedManifestPath(state.paths.packages, pkg);
+  if (!existsSync(target)) throw notFound(`package '${pkg.id}' is not installed`);
+  return target;
+}
+
+export async function* uninstallPackage(state: DaemonState, pkg: PackageId, stopService: (name: string) => Promise<boolean>): AsyncGenerator<Progress> {
+  const target = checkInstalled(state, pkg);
+  const text = readFileSync(target, "utf8");
+  const manifest = readPackageManifest(target, `packages/${pkg.id}.toml`);
+  removeManifest(target);
+  try {
+    yield { kind: "step", text: "reloading daemon…" };
+    await state.reload();
+  } catch (err) {
+    writeFileAtomic(target, text);
+    throw err;
+  }
+  yield { kind: "step", text: `removed packages/${pkg.id}.toml` };
+  for (const [name, cmd] of Object.entries(manifest.commands)) {
+    if (await stopService(name).catch(() => false)) yield { kind: "step", text: `stopped service ${name}` };
+    if (cmd.npm) rmSync(npmCommandDir(state.paths.home, name), { recursive: true, force: true });
+    if (cmd.crate && Bun.which("cargo")) {
+      yield { kind: "step", text: `cargo uninstall ${cmd.crate}…` };
+      await Bun.spawn(["cargo", "uninstall", cmd.crate], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exited;
+    }
+  }
+  const url = manifest.package.repository;
+  // Several packages may share one repository (the hub's crabtalk/* do): keep it while one still uses it.
+  const shared = listInstalled(state.paths.packages, state.paths.cacheRepos).some((p) => p.manifest.package.repository === url);
+  if (url && !shared) {
+    const dir = join(state.paths.cacheRepos, repoSlug(url));
+    if (existsSync(dir)) {
+      rmSync(dir, { recursive: true, force: true });
+      yield { kind: "step", text: `removed cached repository ${dir}` };
+    }
+  }
+}

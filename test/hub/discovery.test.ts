@@ -1,0 +1,82 @@
+// Port-file discovery (daemon.md §14): a component started by hand is
+// connected without a reload, listed by ListMcps with its status, marked
+// disconnected when its port stops answering, and forgotten with its file.
+import { beforeAll, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "../../src/protocol/client.ts";
+import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
+import { REPO } from "../support/daemon.ts";
+import { useLlmDaemon } from "../support/llm-daemon.ts";
+
+const fx = useLlmDaemon("openai");
+let client: Client;
+beforeAll(() => {
+  client = fx.client;
+});
+
+function startByHand(name: string): Bun.Subprocess {
+  return Bun.spawn([process.execPath, join(REPO, "examples/component/echo.ts")], {
+    env: { ...process.env, CRABTALK_HOME: fx.env.daemon.home, CRABTALK_COMPONENT_NAME: name },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+}
+
+async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, ms = 15000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (ok(v) || Date.now() > end) return v;
+    await Bun.sleep(50);
+  }
+}
+
+const component = (name: string) => async () => (await client.listMcps()).find((m) => m.name === name);
+
+test("a component started by hand is connected without a reload and its tool is callable", async () => {
+  const proc = startByHand("byhand");
+  const found = await until(component("byhand"), (m) => m?.status === McpStatus.CONNECTED);
+  const port = readFileSync(join(fx.env.daemon.home, "run/byhand.port"), "utf8");
+  expect(found).toMatchObject({ source: "run/byhand.port", sourceKind: SourceKind.EXTERNAL, toolCount: 1, url: `http://127.0.0.1:${port}/mcp` });
+  fx.env.fake.script(
+    { toolCalls: [{ id: "h1", name: "mcp", arguments: JSON.stringify({ name: "shout", args: JSON.stringify({ text: "by hand" }) }) }] },
+    { text: "ok" },
+  );
+  let output = "";
+  for await (const e of client.stream({ agent: "crab", content: "shout", sender: "disc" })) {
+    if (e.event.case === "toolResult") output = e.event.value.output;
+  }
+  expect(output).toBe("BY HAND");
+
+  proc.kill("SIGKILL"); // no chance to remove its port file
+  await proc.exited;
+  const dropped = await until(component("byhand"), (m) => m?.status === McpStatus.DISCONNECTED);
+  expect(dropped?.status).toBe(McpStatus.DISCONNECTED);
+  expect(dropped?.error).toContain("does not answer");
+
+  rmSync(join(fx.env.daemon.home, "run/byhand.port"));
+  expect(await until(component("byhand"), (m) => m === undefined)).toBeUndefined();
+});
+
+test("a component that stops cleanly removes its port file and is forgotten", async () => {
+  const proc = startByHand("polite");
+  expect((await until(component("polite"), (m) => m?.status === McpStatus.CONNECTED))?.status).toBe(McpStatus.CONNECTED);
+  proc.kill("SIGTERM");
+  expect(await proc.exited).toBe(0);
+  expect(existsSync(join(fx.env.daemon.home, "run/polite.port"))).toBe(false);
+  expect(await until(component("polite"), (m) => m === undefined)).toBeUndefined();
+});
+
+test("port files that lie (garbage, a port nobody serves MCP on) fail alone", async () => {
+  const run = join(fx.env.daemon.home, "run");
+  writeFileSync(join(run, "garbage.port"), "not a port");
+  writeFileSync(join(run, "daemonport.port"), String(fx.env.daemon.port)); // the daemon's own TCP port: not MCP
+  const liar = await until(component("daemonport"), (m) => m !== undefined && m.error !== "");
+  expect(liar).toMatchObject({ status: McpStatus.DISCONNECTED });
+  expect((await client.listMcps()).some((m) => m.name === "garbage")).toBe(false);
+  await client.ping();
+  rmSync(join(run, "garbage.port"));
+  rmSync(join(run, "daemonport.port"));
+});

@@ -1,0 +1,211 @@
+// Packages through a real daemon (daemon.md §18.1, §3.9, protocol.md §6.2):
+// a hub that is a local git repository made here, package repositories that
+// are too, a fake provider to run the agents that use what was installed.
+import { beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { HubEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
+import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
+import type { Client } from "../../src/protocol/client.ts";
+import { repoSlug } from "../../src/daemon/packages/id.ts";
+import { daemonError } from "../support/daemon-error.ts";
+import { gitRepo } from "../support/hub.ts";
+import { useLlmDaemon } from "../support/llm-daemon.ts";
+import { EVERYTHING_ENTRY } from "../runtime/mcp/support.ts";
+
+const skillsRepo = gitRepo({
+  "greet/SKILL.md": "---\nname: greet\ndescription: Greet like a pirate\n---\n\nAlways greet with 'Ahoy from the package'.\n",
+  "agents/helper.md": "You are the package helper. PACKAGE-HELPER-PROMPT\n",
+  "setup.sh": "echo setup line one\necho setup line two >&2\necho \"home is $CRABTALK_HOME\"\n",
+});
+const promptRepo = gitRepo({ "setup.md": "PROMPT-FROM-FILE: set yourself up.\n" });
+const brokenRepo = gitRepo({ "setup.sh": "echo about to fail\nexit 3\n" });
+
+const hub = gitRepo({
+  "test/mcponly.toml": `[package]
+description = "Only an MCP server"
+keywords = ["everything-kw"]
+
+[mcps.pkg-everything]
+command = ${JSON.stringify(process.execPath)}
+args = [${JSON.stringify(EVERYTHING_ENTRY)}, "stdio"]
+`,
+  "test/kit.toml": `[package]
+description = "Skills and an agent"
+repository = ${JSON.stringify(skillsRepo)}
+keywords = ["pirate"]
+
+[package.setup]
+script = "setup.sh"
+
+[agents.helper]
+description = "helps from a package"
+skills = ["test/kit"]
+`,
+  "test/broken.toml": `[package]
+description = "A setup that fails"
+repository = ${JSON.stringify(brokenRepo)}
+setup = { script = "setup.sh" }
+`,
+  "test/prompted.toml": `[package]
+description = "A setup prompt"
+repository = ${JSON.stringify(promptRepo)}
+
+[package.setup]
+prompt = "setup.md"
+`,
+  "test/nocmd.toml": `[package]
+description = "A command that is nowhere"
+
+[commands.nowhere]
+bin = "crabtalk-no-such-program"
+`,
+});
+
+const fx = useLlmDaemon("openai", { env: { CRABTALK_HUB_URL: hub } });
+let client: Client;
+beforeAll(() => {
+  client = fx.client;
+});
+
+async function collect(events: AsyncIterable<HubEvent>): Promise<{ kind: string; text: string }[]> {
+  const out: { kind: string; text: string }[] = [];
+  for await (const e of events) {
+    const v = e.event;
+    if (v.case === "step" || v.case === "warning") out.push({ kind: v.case, text: v.value.message });
+    if (v.case === "setupOutput") out.push({ kind: "setup_output", text: v.value.content });
+    if (v.case === "done") out.push({ kind: "done", text: v.value.error });
+  }
+  return out;
+}
+
+const streamedSystem = () => JSON.stringify(fx.env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body.messages);
+
+test("SearchHub syncs the hub and finds by keyword, description or name", async () => {
+  expect((await client.searchHub("")).map((p) => p.name)).toEqual(["test/broken", "test/kit", "test/mcponly", "test/nocmd", "test/prompted"]);
+  const [only] = await client.searchHub("EVERYTHING-kw");
+  expect(only).toMatchObject({ name: "test/mcponly", mcpCount: 1, installed: false, description: "Only an MCP server" });
+  expect((await client.searchHub("pirate")).map((p) => p.name)).toEqual(["test/kit"]);
+  expect((await client.searchHub("fails")).map((p) => p.name)).toEqual(["test/broken"]);
+  expect(await client.searchHub("no-such-thing")).toEqual([]);
+  expect(existsSync(join(fx.env.daemon.home, "hub/.git"))).toBe(true);
+});
+
+test("installing a package with skills and an agent streams the setup output, and both are usable", async () => {
+  const events = await collect(client.installPackage({ package: "test/kit" }));
+  expect(events.at(-1)).toEqual({ kind: "done", text: "" });
+  const output = events.filter((e) => e.kind === "setup_output").map((e) => e.text);
+  expect(output).toContain("setup line one");
+  expect(output).toContain("setup line two");
+  expect(output).toContain(`home is ${fx.env.daemon.home}`);
+  expect(events.map((e) => e.text)).toContain("reloading daemon…");
+  expect(await client.listPackages()).toEqual([expect.objectContaining({ name: "test/kit", description: "Skills and an agent" })]);
+  expect((await client.searchHub("pirate"))[0].installed).toBe(true);
+
+  const greet = (await client.listSkills()).find((s) => s.name === "greet")!;
+  expect(greet).toMatchObject({ source: "test/kit", sourceKind: SourceKind.PACKAGE });
+  const helper = (await client.listAgents()).find((a) => a.name === "helper")!;
+  expect(helper).toMatchObject({ source: "test/kit", description: "helps from a package", skills: ["greet"] });
+
+  fx.env.fake.script({ text: "aye" });
+  await client.send({ agent: "helper", content: "/greet the crew", sender: "pkg-user" });
+  const sent = streamedSystem();
+  expect(sent).toContain("PACKAGE-HELPER-PROMPT");
+  expect(sent).toContain("Ahoy from the package");
+});
+
+test("installing again without force changes nothing; with force reinstalls", async () => {
+  const again = await collect(client.installPackage({ package: "test/kit" }));
+  expect(again[0].text).toBe("already installed, use --force to overwrite");
+  expect(again.some((e) => e.kind === "setup_output")).toBe(false);
+  const forced = await collect(client.installPackage({ package: "test/kit", force: true }));
+  expect(forced.filter((e) => e.kind === "setup_output").map((e) => e.text)).toContain("setup line one");
+});
+
+test("an MCP-only package's server is connected, listed with its package, and callable by an agent", async () => {
+  const events = await collect(client.installPackage({ package: "test/mcponly" }));
+  expect(events.at(-1)).toEqual({ kind: "done", text: "" });
+  expect(events.some((e) => e.text.startsWith("cloning"))).toBe(false);
+  const mcp = (await client.listMcps()).find((m) => m.name === "pkg-everything")!;
+  expect(mcp).toMatchObject({ source: "test/mcponly", sourceKind: SourceKind.PACKAGE, status: McpStatus.CONNECTED });
+  fx.env.fake.script(
+    { toolCalls: [{ id: "p1", name: "mcp", arguments: JSON.stringify({ name: "echo", args: JSON.stringify({ message: "from a package" }) }) }] },
+    { text: "ok" },
+  );
+  let output = "";
+  for await (const e of client.stream({ agent: "crab", content: "use the package", sender: "pkg-mcp" })) {
+    if (e.event.case === "toolResult") output = e.event.value.output;
+  }
+  expect(output).toContain("from a package");
+});
+
+test("a setup prompt (a .md file of the repository) runs on the default agent, its answer streamed as setup output", async () => {
+  fx.env.fake.script({ text: "configured line A\nconfigured line B" });
+  const events = await collect(client.installPackage({ package: "test/prompted" }));
+  expect(events.at(-1)).toEqual({ kind: "done", text: "" });
+  expect(events.filter((e) => e.kind === "setup_output").map((e) => e.text)).toEqual(["configured line A", "configured line B"]);
+  expect(streamedSystem()).toContain("PROMPT-FROM-FILE: set yourself up.");
+  await collect(client.uninstallPackage("test/prompted"));
+});
+
+test("a failing setup script leaves nothing installed and ends the stream with an error", async () => {
+  const before = await client.listPackages();
+  const seen: string[] = [];
+  const err = await daemonError(
+    (async () => {
+      for await (const e of client.installPackage({ package: "test/broken" })) {
+        if (e.event.case === "setupOutput") seen.push(e.event.value.content);
+      }
+    })(),
+  );
+  expect(err.code).toBe(500);
+  expect(err.message).toContain("setup script failed (exit 3)");
+  expect(seen).toEqual(["about to fail"]);
+  expect(await client.listPackages()).toEqual(before);
+  expect(existsSync(join(fx.env.daemon.home, "packages/test/broken.toml"))).toBe(false);
+  expect(existsSync(join(fx.env.daemon.home, ".cache/repos", repoSlug(brokenRepo)))).toBe(false);
+  await client.ping(); // the daemon is fine
+});
+
+test("a command that cannot be had fails the install with a clear error and no manifest", async () => {
+  const err = await daemonError(collect(client.installPackage({ package: "test/nocmd" })));
+  expect(err.message).toContain("'crabtalk-no-such-program' is not on PATH");
+  expect(existsSync(join(fx.env.daemon.home, "packages/test/nocmd.toml"))).toBe(false);
+});
+
+test("package ids with path tricks, and symlinked scope directories, are refused with 400", async () => {
+  for (const id of ["../x/y", "../x", "x/../y", "/etc/passwd", "a/b/c", "a", "./b", "a/..", "a/", ""]) {
+    expect((await daemonError(collect(client.installPackage({ package: id })))).code).toBe(400);
+    expect((await daemonError(collect(client.uninstallPackage(id)))).code).toBe(400);
+  }
+  const outside = mkdtempSync(join(tmpdir(), "crabtalk-outside-"));
+  symlinkSync(outside, join(fx.env.daemon.home, "packages/evil"));
+  expect((await daemonError(collect(client.installPackage({ package: "evil/kit", path: hub })))).code).toBe(400);
+  expect((await daemonError(collect(client.uninstallPackage("evil/kit")))).code).toBe(400);
+  expect(readdirSync(outside)).toEqual([]);
+  expect((await daemonError(collect(client.uninstallPackage("test/not-installed")))).code).toBe(404);
+});
+
+test("InstallPackage.path installs from a local hub directory", async () => {
+  const local = mkdtempSync(join(tmpdir(), "crabtalk-localhub-"));
+  mkdirSync(join(local, "here"));
+  await Bun.write(join(local, "here/thing.toml"), '[package]\ndescription = "from a directory"\n[agents.localthing]\n');
+  const events = await collect(client.installPackage({ package: "here/thing", path: local }));
+  expect(events[0].text).toBe(`using hub at ${local}`);
+  expect((await client.listPackages()).map((p) => p.name)).toContain("here/thing");
+  await collect(client.uninstallPackage("here/thing"));
+});
+
+test("uninstall removes every trace: manifest, scope directory, cached repository, skills, agent, MCP server", async () => {
+  const home = fx.env.daemon.home;
+  await collect(client.uninstallPackage("test/mcponly"));
+  const events = await collect(client.uninstallPackage("test/kit"));
+  expect(events.at(-1)).toEqual({ kind: "done", text: "" });
+  expect(await client.listPackages()).toEqual([]);
+  expect(existsSync(join(home, "packages/test"))).toBe(false);
+  expect(readdirSync(join(home, ".cache/repos"))).toEqual([]);
+  expect((await client.listSkills()).some((s) => s.name === "greet")).toBe(false);
+  expect((await client.listAgents()).some((a) => a.name === "helper")).toBe(false);
+  expect((await client.listMcps()).some((m) => m.name === "pkg-everything")).toBe(false);
+});
