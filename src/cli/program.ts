@@ -17,6 +17,7 @@ import { registerLogsCommand } from "./commands/logs.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerUninstallCommand } from "./commands/uninstall.ts";
 import { registerCompletionsCommand } from "./commands/completions.ts";
+import { registerUsageCommand } from "./commands/usage.ts";
 
 export function buildProgram(): Command {
   const program = new Command("crabtalk")
@@ -55,6 +56,7 @@ Examples:
   registerEventsCommand(program, conn);
   registerProviderCommands(program, conn);
   registerCronCommands(program, conn);
+  registerUsageCommand(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);
   registerUninstallCommand(program);

@@ -19,6 +19,7 @@ import { memoryHook } from "../runtime/memory/hook.ts";
 import { MemoryStore } from "../runtime/memory/store.ts";
 import { EMPTY_MCP_POOL } from "../runtime/mcp/types.ts";
 import { mcpHintLine, mcpHook } from "../runtime/mcp/hook.ts";
+import { PriceBook } from "../runtime/usage/prices.ts";
 import { mcpServerSpecs } from "./mcp-servers.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { skillDirs } from "./skill-dirs.ts";
@@ -108,6 +109,8 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   return {
     agents,
     models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
+    prices: new PriceBook(new Map(providers.map((p) => [p.name, { kind: p.kind, prices: config.provider[p.name]?.prices }]))),
+    dailyBudgetUsd: config.system.budget.daily_usd,
     tools,
     hooks,
     mcp,
@@ -145,5 +148,7 @@ export function toAgentSettings(a: AgentConfig): AgentSettings {
     mcps: a.mcps,
     compactThreshold: a.compact_threshold > 0 ? a.compact_threshold : undefined,
     compactToolMaxLen: a.compact_tool_max_len,
+    maxUsdPerRun: a.max_usd_per_run,
+    maxTokensPerRun: a.max_tokens_per_run,
   };
 }

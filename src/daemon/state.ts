@@ -10,6 +10,7 @@ import { CronScheduler } from "./cron/scheduler.ts";
 import { fireCron } from "./cron/fire.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
+import { LedgerRecorder } from "./usage/recorder.ts";
 
 export interface DaemonState {
   readonly paths: HomePaths;
@@ -33,6 +34,14 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   const events = new EventBus();
   const build = (loaded: LoadedConfig) =>
     buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
+  host.usage = await LedgerRecorder.open(paths.usageLedger, {
+    dailyLimitUsd: () => host.runtime.dailyBudgetUsd,
+    warn: (m) => log.warn(m),
+    budgetWarning: (step, message) => {
+      log.warn(message, { agent: step.agent, session: step.session });
+      events.publish({ agent: step.agent, session: step.session, kind: "budget_warning", content: message });
+    },
+  });
   const initial = loadConfigFile(paths.config, env);
   host.runtime = await build(initial);
   if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);

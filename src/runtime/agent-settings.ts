@@ -13,6 +13,9 @@ export interface AgentSettings {
   /** Estimated tokens that trigger auto-compaction; undefined = disabled. */
   compactThreshold?: number;
   compactToolMaxLen: number;
+  /** Budgets of one run (docs/usage.md); undefined = none. */
+  maxUsdPerRun?: number;
+  maxTokensPerRun?: number;
 }
 
 export const DEFAULT_AGENT_SETTINGS: AgentSettings = {

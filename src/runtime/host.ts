@@ -6,6 +6,7 @@ import type { Runtime } from "./runtime.ts";
 import { Semaphore } from "./semaphore.ts";
 import { SessionTable } from "./sessions.ts";
 import type { TaskResult, TaskRunner } from "./tools/delegate.ts";
+import type { UsageRecorder } from "./usage/step.ts";
 
 export const DELEGATE_IDENTITY = "delegate";
 
@@ -14,6 +15,8 @@ export class Host implements TaskRunner {
   readonly sessions: SessionTable;
   readonly tasks = new Semaphore(4);
   taskTimeoutSecs = 300;
+  /** Where each model round's usage goes (the daemon's ledger); none in bare runtimes. */
+  usage?: UsageRecorder;
   /** The current runtime; swapped atomically on reload. */
   runtime!: Runtime;
 

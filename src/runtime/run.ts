@@ -3,7 +3,7 @@
 // persist each step, rewrite the meta line, then maybe title the session.
 import type { AgentEvent, RunResult, ToolOutcome } from "../agent/events.ts";
 import { runAgent, type ToolContext, type ToolDispatcher } from "../agent/loop.ts";
-import type { Message, ToolCall, UserMessage } from "../model/types.ts";
+import type { Message, ToolCall, Usage, UserMessage } from "../model/types.ts";
 import { appendCompactMarker, appendMessages, renameForTitle, rewriteMeta } from "../session/file.ts";
 import { cleanTitle, titleRequestMessages, titleSource } from "../session/title.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
@@ -14,6 +14,8 @@ import { modelNameFor, type Runtime } from "./runtime.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
+import { budgetRefusal, RunSpend } from "./usage/budget.ts";
+import { basename } from "node:path";
 
 export interface TurnInput {
   content: string;
@@ -38,6 +40,8 @@ export interface TurnOutcome extends RunResult {
   provider: string;
   /** The model the agent requested ("" if none could be chosen). */
   model: string;
+  /** USD of the run's rounds; undefined when one used a model without a price. */
+  costUsd?: number;
 }
 
 /**
@@ -101,6 +105,22 @@ export async function* runTurn(
   }
 
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
+  const spend = new RunSpend();
+  const recordStep = async (usage: Usage): Promise<void> => {
+    const costUsd = runtime.prices?.costOf(route.provider, modelName, usage);
+    spend.add(usage.totalTokens, costUsd);
+    await host.usage?.record({
+      time: new Date(),
+      agent: agent.name,
+      sender: input.sender ?? session.createdBy,
+      session: session.id,
+      file: basename(session.filePath),
+      provider: route.provider,
+      model: modelName,
+      usage,
+      costUsd,
+    });
+  };
   const toolSignal = AbortSignal.any([session.killed.signal, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {
@@ -116,6 +136,8 @@ export async function* runTurn(
     dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: input.signal,
+    beforeRequest: () =>
+      budgetRefusal(agent, spend, { limitUsd: runtime.dailyBudgetUsd, spentUsd: host.usage?.spentToday() ?? 0 }),
     onStep: async (added) => {
       const batch = [...unsaved, ...added];
       unsaved = [];
@@ -145,13 +167,19 @@ export async function* runTurn(
       break;
     }
     if (next.value.type === "done") continue; // re-emitted below, after persistence
+    if (next.value.type === "step_usage") await recordStep(next.value.usage);
     yield emit(next.value);
     if (next.value.type === "tool_start") {
       const questions = next.value.calls.filter((c) => c.name === "ask_user").flatMap((c) => parseAskQuestions(c.arguments) ?? []);
       if (questions.length > 0) yield { type: "ask_user", questions };
     }
   }
-  const outcome = await finishWith({ ...result, provider: route.provider, model: modelName });
+  const outcome = await finishWith({
+    ...result,
+    provider: route.provider,
+    model: modelName,
+    costUsd: spend.priced ? spend.usd : undefined,
+  });
   yield emit({ type: "done", result: outcome });
   if (input.title !== false) maybeTitle(runtime, session, input.warn);
   return outcome;

@@ -8,6 +8,7 @@ import { skillHandlers } from "./skills.ts";
 import { cronHandlers } from "./cron.ts";
 import { mcpHandlers } from "./mcps.ts";
 import { sessionHandlers } from "./sessions.ts";
+import { usageHandlers } from "./usage.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
   return {
@@ -18,6 +19,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...skillHandlers(state),
     ...cronHandlers(state),
     ...mcpHandlers(state),
+    ...usageHandlers(state),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }

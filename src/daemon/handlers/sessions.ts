@@ -62,6 +62,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
           provider: outcome.provider,
           model: outcome.model,
           usage: tokenUsage(outcome.usage),
+          costUsd: outcome.costUsd,
         },
       };
     },
