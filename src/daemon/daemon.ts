@@ -10,6 +10,7 @@ import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
 import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
+import { keepSearchIndex } from "./search-index.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
 
@@ -49,6 +50,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
+  const searchIndex = keepSearchIndex(state.host.searchIndex, (m) => log.warn(m));
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {
@@ -62,6 +64,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
 
   endpoints.close();
   state.crons.stop();
+  searchIndex.stop();
   shutdown.abort(new Error("daemon is shutting down"));
   for (const remove of removeRunFiles) remove();
   let grace: ReturnType<typeof setTimeout> | undefined;
@@ -72,6 +75,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   clearTimeout(grace);
   endpoints.dropConnections();
   await state.host.runtime.mcp?.close().catch(() => {});
+  await state.host.searchIndex?.save();
   log.info("stopped");
   return 0;
 }

@@ -11,6 +11,7 @@ import { fireCron } from "./cron/fire.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 import { LedgerRecorder } from "./usage/recorder.ts";
+import { ConversationIndex } from "../runtime/search/conversation-index.ts";
 
 export interface DaemonState {
   readonly paths: HomePaths;
@@ -31,6 +32,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   // Real path, so that files named by clients (resolved with realpath) compare equal.
   const sessionsDir = realpathSync(paths.sessions);
   const host = new Host(sessionsDir);
+  host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m));
   const events = new EventBus();
   const build = (loaded: LoadedConfig) =>
     buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });

@@ -74,7 +74,7 @@ export async function* runTurn(
     return event;
   };
   const finishWith = async (outcome: TurnOutcome): Promise<TurnOutcome> => {
-    await persist(session, unsaved, input.warn);
+    await persist(host, session, unsaved, input.warn);
     const elapsed = Math.floor((Date.now() - started) / 1000);
     // A rewrite that would write the same meta line is skipped: it costs a read, a write and an fsync of the whole file.
     if (elapsed > 0) {
@@ -141,7 +141,7 @@ export async function* runTurn(
     onStep: async (added) => {
       const batch = [...unsaved, ...added];
       unsaved = [];
-      await persist(session, batch, input.warn);
+      await persist(host, session, batch, input.warn);
     },
     compact: async (history) => {
       if (!compactionDue(agent, history)) return undefined;
@@ -181,7 +181,7 @@ export async function* runTurn(
     costUsd: spend.priced ? spend.usd : undefined,
   });
   yield emit({ type: "done", result: outcome });
-  if (input.title !== false) maybeTitle(runtime, session, input.warn);
+  if (input.title !== false) maybeTitle(runtime, host, session, input.warn);
   return outcome;
 }
 
@@ -202,17 +202,18 @@ function scopedDispatcher(
   };
 }
 
-async function persist(session: Session, messages: Message[], warn?: (m: string) => void): Promise<void> {
+async function persist(host: Host, session: Session, messages: Message[], warn?: (m: string) => void): Promise<void> {
   if (messages.length === 0) return;
   try {
     await appendMessages(session.filePath, messages);
+    host.searchIndex?.appended(session.filePath, session.meta, messages);
   } catch (err) {
     warn?.(`could not persist session ${session.id} to ${session.filePath}: ${(err as Error).message}`);
   }
 }
 
 /** §6.9: a background title from the active model once there is a first exchange. */
-function maybeTitle(runtime: Runtime, session: Session, warn?: (m: string) => void): void {
+function maybeTitle(runtime: Runtime, host: Host, session: Session, warn?: (m: string) => void): void {
   if (session.meta.title || !runtime.activeModel) return;
   const source = titleSource(session.history);
   if (!source) return;
@@ -228,7 +229,9 @@ function maybeTitle(runtime: Runtime, session: Session, warn?: (m: string) => vo
         if (session.meta.title) return;
         session.meta = { ...session.meta, title };
         await rewriteMeta(session.filePath, session.meta);
+        const previous = session.filePath;
         session.filePath = await renameForTitle(session.filePath, title);
+        host.searchIndex?.renamed(previous, session.filePath, title);
       } finally {
         release();
       }

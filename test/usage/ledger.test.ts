@@ -106,7 +106,7 @@ test("crabtalk usage --by model totals the ledger; --json gives the numbers", as
 
   const table = await runCli(["usage", "--by", "model", "--since", "1d"], { home: daemon.home });
   expect(table.code).toBe(0);
-  expect(table.stdout).toMatch(/^model\s+requests\s+in\s+cached\s+out\s+cost$/m);
+  expect(table.stdout).toMatch(/^MODEL\s+REQUESTS\s+IN\s+CACHED\s+OUT\s+COST$/m);
   expect(table.stdout).toMatch(/^fake-model\s+\d+\s+/m);
   expect(table.stdout).toMatch(/^total\s+\d+/m);
   expect(table.stdout).toContain("prices as of ");

@@ -55,7 +55,7 @@ Examples:
         }
         const total = report.total ?? undefined;
         const rows = [...report.rows.map(cells), ...(total ? [cells(total)] : [])];
-        console.log(formatTable([opts.by ?? "", "requests", "in", "cached", "out", "cost"], rows));
+        console.log(formatTable([opts.by?.toUpperCase() ?? "", "REQUESTS", "IN", "CACHED", "OUT", "COST"], rows));
         console.log(`prices as of ${report.pricesAsOf}`);
       }),
     );
