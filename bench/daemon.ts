@@ -33,8 +33,9 @@ export interface BenchDaemon {
 const live = new Set<BenchDaemon>();
 const STDERR_TAIL_BYTES = 16 * 1024;
 
-export function spawnDaemon(command: string[]): BenchDaemon {
-  const home = mkdtempSync(join(tmpdir(), "crabtalk-bench-"));
+/** Starts a daemon on a new temporary home, or on `home` (a restart). */
+export function spawnDaemon(command: string[], existingHome?: string): BenchDaemon {
+  const home = existingHome ?? mkdtempSync(join(tmpdir(), "crabtalk-bench-"));
   let proc: Bun.Subprocess<"ignore", "ignore", "pipe">;
   const spawnedAt = performance.now();
   try {
@@ -148,11 +149,12 @@ export function rssMb(pid: number): number | undefined {
 }
 
 /**
- * SIGTERM, wait up to `graceMs`, then SIGKILL; always removes the temp home.
+ * SIGTERM, wait up to `graceMs`, then SIGKILL; removes the temp home unless
+ * `keepHome` (the same home is started again).
  * Resolves to the ms from SIGTERM to exit (undefined if it had already exited
  * or needed SIGKILL).
  */
-export async function stopDaemon(d: BenchDaemon, graceMs = 6000): Promise<number | undefined> {
+export async function stopDaemon(d: BenchDaemon, graceMs = 6000, keepHome = false): Promise<number | undefined> {
   try {
     if (d.proc.exitCode === null && d.proc.signalCode === null) {
       const t0 = performance.now();
@@ -164,7 +166,7 @@ export async function stopDaemon(d: BenchDaemon, graceMs = 6000): Promise<number
     }
     return undefined;
   } finally {
-    rmSync(d.home, { recursive: true, force: true });
+    if (!keepHome) rmSync(d.home, { recursive: true, force: true });
     live.delete(d);
   }
 }

@@ -11,7 +11,7 @@ import { dateLabel } from "../../session/conversations.ts";
 import { parseEntryLine, parseMetaLine, type SessionMeta } from "../../session/jsonl.ts";
 import { parseSessionFileName, SESSION_EXT } from "../../session/names.ts";
 import { senderSlug } from "../../session/slug.ts";
-import { indexDoc, rankBm25, type IndexedDoc } from "../memory/bm25.ts";
+import { Bm25Index, indexDoc } from "../memory/bm25.ts";
 
 export interface ConversationText {
   role: "user" | "assistant";
@@ -40,7 +40,8 @@ export interface ConversationHit {
 }
 
 interface IndexedMessage extends ConversationText {
-  doc: IndexedDoc;
+  file: IndexedFile;
+  at: number;
 }
 
 interface IndexedFile {
@@ -68,12 +69,13 @@ const SNAPSHOT_VERSION = 1;
 
 export class ConversationIndex {
   private files = new Map<string, IndexedFile>();
+  /** Every indexed message, keyed by itself. */
+  private bm25 = new Bm25Index<IndexedMessage>();
   private loaded: Promise<void> | undefined;
   private isLoaded = false;
   /** Files a run appended to before the index was loaded: read again once it is. */
   private pending = new Set<string>();
   private changed = false;
-  private docs: Array<{ key: { file: IndexedFile; at: number }; doc: IndexedDoc }> | undefined;
 
   constructor(
     readonly sessionsDir: string,
@@ -108,7 +110,7 @@ export class ConversationIndex {
     file.dirty = true;
     file.updatedMs = Date.now();
     for (const m of messages) {
-      if ((m.role === "user" && !m.injected) || m.role === "assistant") push(file, m.role, m.content);
+      if ((m.role === "user" && !m.injected) || m.role === "assistant") this.push(file, m.role, m.content);
     }
     this.touch();
   }
@@ -125,7 +127,8 @@ export class ConversationIndex {
     const file = this.files.get(old);
     if (!file) return;
     this.files.delete(old);
-    this.files.set(name, { ...file, name, title, dirty: true });
+    Object.assign(file, { name, title, dirty: true });
+    this.files.set(name, file);
     this.touch();
   }
 
@@ -134,7 +137,7 @@ export class ConversationIndex {
     const name = this.nameOf(path);
     if (!name) return;
     this.pending.delete(name);
-    if (this.files.delete(name)) this.touch();
+    this.drop(name);
   }
 
   /** Best conversation first: each with its best message and one message either side. */
@@ -142,8 +145,8 @@ export class ConversationIndex {
     await this.load();
     const slug = filter.sender ? senderSlug(filter.sender) : undefined;
     const wanted = (f: IndexedFile) => (!filter.agent || f.agent === filter.agent) && (slug === undefined || f.sender === slug);
-    const docs = this.allDocs().filter((d) => wanted(d.key.file));
-    const ranked = rankBm25(query, docs, docs.length, (a, b) => compareNames(a.file.name, b.file.name) || a.at - b.at);
+    const order = (a: IndexedMessage, b: IndexedMessage) => compareNames(a.file.name, b.file.name) || a.at - b.at;
+    const ranked = this.bm25.search(query, Infinity, order, (m) => wanted(m.file));
     const hits: ConversationHit[] = [];
     const seen = new Set<IndexedFile>();
     for (const { key, score } of ranked) {
@@ -179,7 +182,7 @@ export class ConversationIndex {
   }
 
   private async catchUp(): Promise<void> {
-    this.files = await this.readSnapshot();
+    await this.readSnapshot();
     let names: string[] = [];
     try {
       names = (await readdir(this.sessionsDir)).filter((n) => n.endsWith(SESSION_EXT) && !n.startsWith("."));
@@ -188,17 +191,14 @@ export class ConversationIndex {
     }
     const present = new Set(names);
     for (const name of [...this.files.keys()]) {
-      if (!present.has(name)) {
-        this.files.delete(name);
-        this.changed = true;
-      }
+      if (!present.has(name)) this.drop(name);
     }
     for (const name of names) {
       const info = await lstat(join(this.sessionsDir, name)).catch(() => undefined);
       const known = this.files.get(name);
       // Symlinks are never followed: a link in sessions/ must not expose a file elsewhere.
       if (!info?.isFile()) {
-        if (known) this.files.delete(name);
+        this.drop(name);
         continue;
       }
       if (known && known.size === info.size && known.mtimeMs === Math.trunc(info.mtimeMs)) continue;
@@ -207,7 +207,6 @@ export class ConversationIndex {
     this.isLoaded = true;
     for (const name of this.pending) await this.readFile(name);
     this.pending.clear();
-    this.docs = undefined;
     await this.save();
   }
 
@@ -227,24 +226,24 @@ export class ConversationIndex {
         const entry = parseEntryLine(lines[i]);
         if (entry?.kind !== "message") continue;
         const m = entry.message;
-        if (m.role === "user" || m.role === "assistant") push(file, m.role, m.content);
+        if (m.role === "user" || m.role === "assistant") this.push(file, m.role, m.content);
       }
     } catch (err) {
-      if (this.files.delete(name)) this.touch();
+      this.drop(name);
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.warn(`search index: skipping ${path}: ${(err as Error).message}`);
       return;
     }
     this.touch();
   }
 
-  private async readSnapshot(): Promise<Map<string, IndexedFile>> {
-    const files = new Map<string, IndexedFile>();
+  /** Fills the index from the snapshot; nothing when there is none or it is unreadable. */
+  private async readSnapshot(): Promise<void> {
     let text: string;
     try {
       text = await readFile(this.snapshotPath, "utf8");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
-      return files;
+      return;
     }
     try {
       const snapshot = JSON.parse(text) as Snapshot;
@@ -252,20 +251,20 @@ export class ConversationIndex {
       for (const f of snapshot.files) {
         if (typeof f.name !== "string" || f.name.includes("/") || !Array.isArray(f.messages)) continue;
         const file: IndexedFile = { ...f, dirty: false, messages: [] };
+        this.files.set(f.name, file);
         for (const [role, content] of f.messages) {
-          if ((role === "user" || role === "assistant") && typeof content === "string") push(file, role, content);
+          if ((role === "user" || role === "assistant") && typeof content === "string") this.push(file, role, content);
         }
-        files.set(f.name, file);
       }
     } catch (err) {
       this.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
-      files.clear();
+      for (const name of [...this.files.keys()]) this.drop(name);
       this.changed = true;
     }
-    return files;
   }
 
   private newFile(name: string, meta: SessionMeta): IndexedFile {
+    this.drop(name);
     const parsed = parseSessionFileName(name);
     const file: IndexedFile = {
       name,
@@ -297,25 +296,30 @@ export class ConversationIndex {
     };
   }
 
-  private allDocs() {
-    this.docs ??= [...this.files.values()].flatMap((file) => file.messages.map((m, at) => ({ key: { file, at }, doc: m.doc })));
-    return this.docs;
+  private push(file: IndexedFile, role: ConversationText["role"], content: string): void {
+    if (content.trim() === "") return;
+    const message: IndexedMessage = { role, content, file, at: file.messages.length };
+    file.messages.push(message);
+    this.bm25.add(message, indexDoc(content));
+  }
+
+  /** Forgets a file and its messages. */
+  private drop(name: string): void {
+    const file = this.files.get(name);
+    if (!file) return;
+    for (const m of file.messages) this.bm25.remove(m);
+    this.files.delete(name);
+    this.touch();
   }
 
   private touch(): void {
     this.changed = true;
-    this.docs = undefined;
   }
 
   /** The file name of a path in the sessions directory; undefined for anything else. */
   private nameOf(path: string): string | undefined {
     return dirname(path) === this.sessionsDir ? basename(path) : undefined;
   }
-}
-
-function push(file: IndexedFile, role: ConversationText["role"], content: string): void {
-  if (content.trim() === "") return;
-  file.messages.push({ role, content, doc: indexDoc(content) });
 }
 
 function compareNames(a: string, b: string): number {
