@@ -33,11 +33,11 @@ export interface BenchDaemon {
 const live = new Set<BenchDaemon>();
 const STDERR_TAIL_BYTES = 16 * 1024;
 
-/** Starts a daemon on a fresh temporary home, with `config` as its config.toml when given. */
-export function spawnDaemon(command: string[], config?: string): BenchDaemon {
-  const home = mkdtempSync(join(tmpdir(), "crabtalk-bench-"));
+/** Starts a daemon on a new temporary home (with `config` as its config.toml), or on `home` (a restart). */
+export function spawnDaemon(command: string[], options: { config?: string; home?: string } = {}): BenchDaemon {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), "crabtalk-bench-"));
   let proc: Bun.Subprocess<"ignore", "ignore", "pipe">;
-  if (config !== undefined) writeFileSync(join(home, "config.toml"), config);
+  if (options.config !== undefined) writeFileSync(join(home, "config.toml"), options.config);
   const spawnedAt = performance.now();
   try {
     proc = Bun.spawn([...command, "daemon"], {
@@ -150,11 +150,12 @@ export function rssMb(pid: number): number | undefined {
 }
 
 /**
- * SIGTERM, wait up to `graceMs`, then SIGKILL; always removes the temp home.
+ * SIGTERM, wait up to `graceMs`, then SIGKILL; removes the temp home unless
+ * `keepHome` (the same home is started again).
  * Resolves to the ms from SIGTERM to exit (undefined if it had already exited
  * or needed SIGKILL).
  */
-export async function stopDaemon(d: BenchDaemon, graceMs = 6000): Promise<number | undefined> {
+export async function stopDaemon(d: BenchDaemon, graceMs = 6000, keepHome = false): Promise<number | undefined> {
   try {
     if (d.proc.exitCode === null && d.proc.signalCode === null) {
       const t0 = performance.now();
@@ -166,7 +167,7 @@ export async function stopDaemon(d: BenchDaemon, graceMs = 6000): Promise<number
     }
     return undefined;
   } finally {
-    rmSync(d.home, { recursive: true, force: true });
+    if (!keepHome) rmSync(d.home, { recursive: true, force: true });
     live.delete(d);
   }
 }

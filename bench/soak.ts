@@ -45,7 +45,7 @@ export async function runSoak(options: SoakOptions): Promise<Record<string, unkn
   const releaseFake = trackCleanup(() => fake.stop());
   const binary = compiledBinary();
   const config = `[provider.fake]\napi_key = "bench"\nbase_url = "${fake.url}"\nmodels = ["fake-model"]\n\n[system.crab]\nmodel = "fake-model"\n\n[system.sessions]\nunload_after = ${options.unloadAfterSecs}\n`;
-  const soaked = spawnDaemon(binary ? [binary] : SOURCE_COMMAND, config);
+  const soaked = spawnDaemon(binary ? [binary] : SOURCE_COMMAND, { config });
   try {
     await waitForFirstPong(soaked);
     const pid = soaked.proc.pid;

@@ -17,6 +17,8 @@ export type AgentEvent =
   | { type: "tool_start"; calls: ToolCall[] }
   | { type: "tool_result"; callId: string; name: string; output: string; durationMs: number; isError: boolean }
   | { type: "tools_complete" }
+  /** What one model round reported (usage accounting); never forwarded to clients. */
+  | { type: "step_usage"; usage: Usage }
   /** The history was replaced by a summary (daemon.md §9.3); never forwarded to clients. */
   | { type: "compacted"; summary: string }
   | { type: "done"; result: RunResult };

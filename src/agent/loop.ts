@@ -44,6 +44,11 @@ export interface RunOptions {
   compact?: (history: readonly Message[]) => Promise<string | undefined>;
   /** Called with the summary once the history was replaced (persistence of the marker). */
   onCompact?: (summary: string) => Promise<void> | void;
+  /**
+   * Asked before every model request: a reason (a budget that would be
+   * exceeded) ends the run with that error instead of making the request.
+   */
+  beforeRequest?: () => string | undefined;
 }
 
 export const COMPACTED_NOTICE = "\n[context compacted]\n";
@@ -65,6 +70,8 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
 
   while (iterations < spec.maxIterations) {
     if (signal.aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
+    const refused = options.beforeRequest?.();
+    if (refused) return yield* done(finish("error", "", refused));
     iterations++;
     const answer = new AnswerAssembler();
     let announced = false;
@@ -91,10 +98,12 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
       }
     } catch (err) {
       usage = addUsage(usage, answer.usage);
+      if (answer.usage) yield { type: "step_usage", usage: answer.usage };
       if (signal.aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
       return yield* done(finish("error", "", errorText(err)));
     }
     usage = addUsage(usage, answer.usage);
+    if (answer.usage) yield { type: "step_usage", usage: answer.usage };
 
     const calls = answer.toolCalls();
     if (answer.text === "" && calls.length === 0) {

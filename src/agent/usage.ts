@@ -10,7 +10,7 @@ export function addUsage(total: Usage | undefined, round: Usage | undefined): Us
     completionTokens: total.completionTokens + round.completionTokens,
     totalTokens: total.totalTokens + round.totalTokens,
   };
-  for (const key of ["cacheHitTokens", "cacheMissTokens", "reasoningTokens"] as const) {
+  for (const key of ["cacheHitTokens", "cacheMissTokens", "cacheWriteTokens", "reasoningTokens"] as const) {
     if (total[key] !== undefined || round[key] !== undefined) sum[key] = (total[key] ?? 0) + (round[key] ?? 0);
   }
   return sum;

@@ -1,6 +1,6 @@
 // Tables for the list commands (sessions, conversations, agents).
 import { basename } from "node:path";
-import type { AgentInfo, ConversationInfo, SessionInfo } from "../protocol/gen/crabtalk_pb.ts";
+import type { AgentInfo, ConversationInfo, ConversationMessage, SessionInfo, SessionSearchHit } from "../protocol/gen/crabtalk_pb.ts";
 import { formatDuration } from "./commands/status.ts";
 import { formatTable, oneLine } from "./table.ts";
 
@@ -49,4 +49,20 @@ export function agentsTable(agents: AgentInfo[]): string {
       oneLine(a.description, TITLE_MAX),
     ]),
   );
+}
+
+/** Search hits, best first: file, date and title, then the match between its neighbours. */
+export function searchHitsText(hits: SessionSearchHit[]): string {
+  if (hits.length === 0) return "no matches";
+  const line = (mark: string, m: ConversationMessage | undefined) => (m ? [`  ${mark} ${m.role}: ${oneLine(m.content, 100)}`] : []);
+  return hits
+    .map((h, i) =>
+      [
+        `${i + 1}. ${basename(h.filePath)}  ${h.date}${h.title ? `  ${oneLine(h.title, TITLE_MAX)}` : ""}`,
+        ...line(" ", h.before),
+        ...line(">", h.match),
+        ...line(" ", h.after),
+      ].join("\n"),
+    )
+    .join("\n\n");
 }

@@ -19,6 +19,7 @@ import { registerUninstallCommand } from "./commands/uninstall.ts";
 import { registerCompletionsCommand } from "./commands/completions.ts";
 import { registerPackageCommands } from "./commands/packages.ts";
 import { registerServiceCommands } from "./commands/services.ts";
+import { registerUsageCommand } from "./commands/usage.ts";
 
 export function buildProgram(): Command {
   const program = new Command("crabtalk")
@@ -61,6 +62,7 @@ Examples:
   registerCronCommands(program, conn);
   registerPackageCommands(program, conn);
   registerServiceCommands(program, conn);
+  registerUsageCommand(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);
   registerUninstallCommand(program);

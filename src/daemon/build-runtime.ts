@@ -19,6 +19,7 @@ import { memoryHook } from "../runtime/memory/hook.ts";
 import { MemoryStore } from "../runtime/memory/store.ts";
 import { EMPTY_MCP_POOL } from "../runtime/mcp/types.ts";
 import { mcpHintLine, mcpHook } from "../runtime/mcp/hook.ts";
+import { PriceBook } from "../runtime/usage/prices.ts";
 import { mcpServerSpecs } from "./mcp-servers.ts";
 import { join } from "node:path";
 import { listSkillInfos } from "../runtime/skills/discover.ts";
@@ -130,6 +131,8 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   return {
     agents,
     models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
+    prices: new PriceBook(new Map(providers.map((p) => [p.name, { kind: p.kind, prices: config.provider[p.name]?.prices }]))),
+    dailyBudgetUsd: config.system.budget.daily_usd,
     tools,
     hooks,
     mcp,
@@ -184,5 +187,7 @@ export function toAgentSettings(
     fallback: a.fallback,
     compactThreshold: a.compact_threshold,
     compactToolMaxLen: a.compact_tool_max_len,
+    maxUsdPerRun: a.max_usd_per_run,
+    maxTokensPerRun: a.max_tokens_per_run,
   };
 }

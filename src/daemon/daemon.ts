@@ -10,6 +10,7 @@ import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
 import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
+import { keepSearchIndex } from "./search-index.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
 
@@ -54,6 +55,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
   markStarted();
   await state.components.start();
+  const searchIndex = keepSearchIndex(state.host.searchIndex, (m) => log.warn(m));
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {
@@ -67,6 +69,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
 
   endpoints.close();
   state.crons.stop();
+  searchIndex.stop();
   shutdown.abort(new Error("daemon is shutting down"));
   for (const remove of removeRunFiles) remove();
   let grace: ReturnType<typeof setTimeout> | undefined;
@@ -79,6 +82,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   await state.host.runtime.mcp?.close().catch(() => {});
   await state.services.shutdown().catch(() => {});
   await state.components.stop().catch(() => {});
+  await state.host.searchIndex?.save();
   log.info("stopped");
   return 0;
 }

@@ -14,6 +14,7 @@ const KINDS: Record<BroadcastKind, AgentEventKind> = {
   tool_result: AgentEventKind.TOOL_RESULT,
   tools_complete: AgentEventKind.TOOLS_COMPLETE,
   done: AgentEventKind.DONE,
+  budget_warning: AgentEventKind.BUDGET_WARNING,
 };
 
 class Subscriber {

@@ -6,7 +6,8 @@ import type { TurnEvent, TurnOutcome } from "../runtime/run.ts";
 /** Usage as sent on the wire: always present, zeros when no round reported any. */
 export function tokenUsage(u: Usage | undefined): Usage {
   if (!u) return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  return { ...u };
+  const { cacheWriteTokens: _notOnTheWire, ...wire } = u;
+  return wire;
 }
 
 export function outcomeError(o: TurnOutcome): string {
@@ -33,6 +34,7 @@ export function streamFrame(agent: string, e: TurnEvent): Reply | undefined {
     case "tools_complete":
       return wrap({ case: "toolsComplete", value: {} });
     case "compacted":
+    case "step_usage":
       return undefined;
     case "ask_user":
       return wrap({
@@ -45,7 +47,7 @@ export function streamFrame(agent: string, e: TurnEvent): Reply | undefined {
       const o = e.result as TurnOutcome;
       return wrap({
         case: "end",
-        value: { agent, error: outcomeError(o), provider: o.provider ?? "", model: o.model ?? "", usage: tokenUsage(o.usage) },
+        value: { agent, error: outcomeError(o), provider: o.provider ?? "", model: o.model ?? "", usage: tokenUsage(o.usage), costUsd: o.costUsd },
       });
     }
   }

@@ -47,6 +47,10 @@ export interface HomePaths {
   daemonLog: string;
   tokensDir: string;
   history: string;
+  /** `usage/ledger.jsonl` (ours, docs/usage.md): one line per finished model round. */
+  usageLedger: string;
+  /** `index/conversations.json` (ours, docs/search.md): the conversation search index. */
+  searchIndex: string;
   /** `run/<component>.port` (§14.4). */
   componentPort(component: string): string;
   /** `logs/<service>.log`. */
@@ -83,6 +87,8 @@ export function homePaths(home: string): HomePaths {
     daemonLog: at("logs", "daemon.log"),
     tokensDir: at("tokens"),
     history: at("history"),
+    usageLedger: at("usage", "ledger.jsonl"),
+    searchIndex: at("index", "conversations.json"),
     componentPort: (component) => at("run", `${component}.port`),
     serviceLog: (service) => at("logs", `${service}.log`),
     tokenFile: (mcp) => at("tokens", `${mcp}.json`),

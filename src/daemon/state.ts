@@ -14,6 +14,8 @@ import { ComponentDiscovery } from "./components/discovery.ts";
 import { Services } from "./components/services.ts";
 import { Mutex } from "../runtime/mutex.ts";
 import pkg from "../../package.json" with { type: "json" };
+import { LedgerRecorder } from "./usage/recorder.ts";
+import { ConversationIndex } from "../runtime/search/conversation-index.ts";
 
 export interface DaemonState {
   readonly paths: HomePaths;
@@ -41,10 +43,19 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   // Real path, so that files named by clients (resolved with realpath) compare equal.
   const sessionsDir = realpathSync(paths.sessions);
   const host = new Host(sessionsDir);
+  host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m));
   const events = new EventBus();
   const components = new ComponentDiscovery(paths.runDir, { warn: (m) => log.warn(m), clientVersion: pkg.version });
   const build = (loaded: LoadedConfig) =>
     buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL, components: components.pool });
+  host.usage = await LedgerRecorder.open(paths.usageLedger, {
+    dailyLimitUsd: () => host.runtime.dailyBudgetUsd,
+    warn: (m) => log.warn(m),
+    budgetWarning: (step, message) => {
+      log.warn(message, { agent: step.agent, session: step.session });
+      events.publish({ agent: step.agent, session: step.session, kind: "budget_warning", content: message });
+    },
+  });
   const initial = loadConfigFile(paths.config, env);
   host.runtime = await build(initial);
   if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);

@@ -21,6 +21,7 @@ export function toUsage(u: AnthropicUsage): Usage {
   const completion = u.output_tokens ?? 0;
   const usage: Usage = { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion };
   if (cacheRead !== undefined) usage.cacheHitTokens = cacheRead;
+  if (u.cache_creation_input_tokens) usage.cacheWriteTokens = u.cache_creation_input_tokens;
   const thinking = u.output_tokens_details?.thinking_tokens;
   if (typeof thinking === "number") usage.reasoningTokens = thinking;
   return usage;

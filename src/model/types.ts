@@ -70,6 +70,8 @@ export interface Usage {
   totalTokens: number;
   cacheHitTokens?: number;
   cacheMissTokens?: number;
+  /** Prompt tokens written to the provider's cache (Anthropic); priced apart, not on the wire. */
+  cacheWriteTokens?: number;
   reasoningTokens?: number;
 }
 

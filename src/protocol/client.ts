@@ -94,6 +94,14 @@ export class Client {
   async deleteConversation(filePath: string): Promise<void> {
     await this.call({ case: "deleteConversation", value: { filePath } }, "pong");
   }
+  async searchSessions(msg: Init<"SearchSessionsMsgSchema">): Promise<pb.SessionSearchHit[]> {
+    return (await this.call({ case: "searchSessions", value: msg }, "sessionSearchResults")).hits;
+  }
+
+  // ── usage ──
+  getUsage(msg: Init<"GetUsageMsgSchema">): Promise<pb.UsageReport> {
+    return this.call({ case: "getUsage", value: msg }, "usageReport");
+  }
 
   // ── providers and models ──
   async listProviders(): Promise<pb.ProviderInfo[]> {

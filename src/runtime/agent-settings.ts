@@ -20,6 +20,9 @@ export interface AgentSettings {
   compactToolMaxLen: number;
   /** Where it is configured: `local` or a package id; absent for the default agent. */
   source?: string;
+  /** Budgets of one run (docs/usage.md); undefined = none. */
+  maxUsdPerRun?: number;
+  maxTokensPerRun?: number;
 }
 
 export const DEFAULT_AGENT_SETTINGS: AgentSettings = {

@@ -5,7 +5,14 @@ import type { TurnOutcome } from "./run.ts";
 import type { RuntimeHook } from "./hooks.ts";
 import { cutUtf8 } from "./utf8.ts";
 
-export type BroadcastKind = "text_delta" | "thinking_delta" | "tool_start" | "tool_result" | "tools_complete" | "done";
+export type BroadcastKind =
+  | "text_delta"
+  | "thinking_delta"
+  | "tool_start"
+  | "tool_result"
+  | "tools_complete"
+  | "done"
+  | "budget_warning";
 
 export interface BroadcastEvent {
   agent: string;
@@ -53,6 +60,7 @@ function describe(event: AgentEvent): Omit<BroadcastEvent, "agent" | "session"> 
       return { kind: "done", content: usageSummary(event.result as TurnOutcome) };
     case "tool_names":
     case "compacted":
+    case "step_usage":
       return undefined; // neither the early names-only notification nor summaries are broadcast
   }
 }

@@ -6,6 +6,8 @@ import type { Runtime } from "./runtime.ts";
 import { Semaphore } from "./semaphore.ts";
 import { SessionTable } from "./sessions.ts";
 import type { TaskResult, TaskRunner } from "./tools/delegate.ts";
+import type { UsageRecorder } from "./usage/step.ts";
+import type { ConversationIndex } from "./search/conversation-index.ts";
 
 export const DELEGATE_IDENTITY = "delegate";
 
@@ -14,6 +16,10 @@ export class Host implements TaskRunner {
   readonly sessions: SessionTable;
   readonly tasks = new Semaphore(4);
   taskTimeoutSecs = 300;
+  /** Where each model round's usage goes (the daemon's ledger); none in bare runtimes. */
+  usage?: UsageRecorder;
+  /** Conversation search, told of every message a run appends (the daemon's); none in bare runtimes. */
+  searchIndex?: ConversationIndex;
   /** The current runtime; swapped atomically on reload. */
   runtime!: Runtime;
 

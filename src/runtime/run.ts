@@ -4,7 +4,7 @@
 import type { AgentEvent, RunResult, ToolOutcome } from "../agent/events.ts";
 import { runAgent, type ToolContext, type ToolDispatcher } from "../agent/loop.ts";
 import { withFallback, type FallbackModel, type Route } from "../model/fallback.ts";
-import type { Message, ToolCall, UserMessage } from "../model/types.ts";
+import type { Message, ToolCall, Usage, UserMessage } from "../model/types.ts";
 import { appendCompactMarker, appendMessages, renameForTitle, rewriteMeta } from "../session/file.ts";
 import { cleanTitle, titleRequestMessages, titleSource } from "../session/title.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
@@ -15,6 +15,8 @@ import { modelNameFor, type Runtime } from "./runtime.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
+import { budgetRefusal, RunSpend } from "./usage/budget.ts";
+import { basename } from "node:path";
 
 export interface TurnInput {
   content: string;
@@ -39,6 +41,8 @@ export interface TurnOutcome extends RunResult {
   provider: string;
   /** The model that answered: the agent's own, or a fallback ("" if none could be chosen). */
   model: string;
+  /** USD of the run's rounds; undefined when one used a model without a price. */
+  costUsd?: number;
 }
 
 /**
@@ -78,7 +82,7 @@ export async function* runTurn(
     return event;
   };
   const finishWith = async (outcome: TurnOutcome): Promise<TurnOutcome> => {
-    await persist(session, unsaved, input.warn);
+    await persist(host, session, unsaved, input.warn);
     const elapsed = Math.floor((Date.now() - started) / 1000);
     // A rewrite that would write the same meta line is skipped: it costs a read, a write and an fsync of the whole file.
     if (elapsed > 0) {
@@ -109,6 +113,24 @@ export async function* runTurn(
   }
 
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
+  const spend = new RunSpend();
+  // Priced and recorded as the model that answered the step (a fallback, when one was used).
+  const recordStep = async (usage: Usage): Promise<void> => {
+    const { provider, name } = model.current;
+    const costUsd = runtime.prices?.costOf(provider, name, usage);
+    spend.add(usage.totalTokens, costUsd);
+    await host.usage?.record({
+      time: new Date(),
+      agent: agent.name,
+      sender: input.sender ?? session.createdBy,
+      session: session.id,
+      file: basename(session.filePath),
+      provider,
+      model: name,
+      usage,
+      costUsd,
+    });
+  };
   const toolSignal = AbortSignal.any([session.killed.signal, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {
@@ -124,10 +146,12 @@ export async function* runTurn(
     dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: input.signal,
+    beforeRequest: () =>
+      budgetRefusal(agent, spend, { limitUsd: runtime.dailyBudgetUsd, spentUsd: host.usage?.spentToday() ?? 0 }),
     onStep: async (added) => {
       const batch = [...unsaved, ...added];
       unsaved = [];
-      await persist(session, batch, input.warn);
+      await persist(host, session, batch, input.warn);
     },
     compact: async (history) => {
       if (!compactionDue(agent, history, runtime.models.contextLimit(model.current.name))) return undefined;
@@ -153,6 +177,7 @@ export async function* runTurn(
       break;
     }
     if (next.value.type === "done") continue; // re-emitted below, after persistence
+    if (next.value.type === "step_usage") await recordStep(next.value.usage);
     yield emit(next.value);
     if (next.value.type === "tool_start") {
       const questions = next.value.calls.filter((c) => c.name === "ask_user").flatMap((c) => parseAskQuestions(c.arguments) ?? []);
@@ -160,9 +185,14 @@ export async function* runTurn(
     }
   }
   // The model that answered: a fallback when the agent's own model failed.
-  const outcome = await finishWith({ ...result, provider: model.current.provider, model: model.current.name });
+  const outcome = await finishWith({
+    ...result,
+    provider: model.current.provider,
+    model: model.current.name,
+    costUsd: spend.priced ? spend.usd : undefined,
+  });
   yield emit({ type: "done", result: outcome });
-  if (input.title !== false) maybeTitle(runtime, session, input.warn);
+  if (input.title !== false) maybeTitle(runtime, host, session, input.warn);
   return outcome;
 }
 
@@ -202,17 +232,18 @@ function scopedDispatcher(
   };
 }
 
-async function persist(session: Session, messages: Message[], warn?: (m: string) => void): Promise<void> {
+async function persist(host: Host, session: Session, messages: Message[], warn?: (m: string) => void): Promise<void> {
   if (messages.length === 0) return;
   try {
     await appendMessages(session.filePath, messages);
+    host.searchIndex?.appended(session.filePath, session.meta, messages);
   } catch (err) {
     warn?.(`could not persist session ${session.id} to ${session.filePath}: ${(err as Error).message}`);
   }
 }
 
 /** §6.9: a background title from the active model once there is a first exchange. */
-function maybeTitle(runtime: Runtime, session: Session, warn?: (m: string) => void): void {
+function maybeTitle(runtime: Runtime, host: Host, session: Session, warn?: (m: string) => void): void {
   if (session.meta.title || !runtime.activeModel) return;
   const source = titleSource(session.history);
   if (!source) return;
@@ -228,7 +259,9 @@ function maybeTitle(runtime: Runtime, session: Session, warn?: (m: string) => vo
         if (session.meta.title) return;
         session.meta = { ...session.meta, title };
         await rewriteMeta(session.filePath, session.meta);
+        const previous = session.filePath;
         session.filePath = await renameForTitle(session.filePath, title);
+        host.searchIndex?.renamed(previous, session.filePath, title);
       } finally {
         release();
       }

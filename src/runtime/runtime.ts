@@ -4,6 +4,7 @@ import type { Model } from "../model/types.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import type { RuntimeHook } from "./hooks.ts";
 import type { ToolRegistry } from "./tools.ts";
+import type { PriceBook } from "./usage/prices.ts";
 
 /** Routes a model name to the provider that serves it. */
 export interface ModelRouter {
@@ -21,6 +22,10 @@ export interface McpConnections {
 export interface Runtime {
   readonly agents: ReadonlyMap<string, AgentDefinition>;
   readonly models: ModelRouter;
+  /** What each model's tokens cost; absent = every model has "no price". */
+  readonly prices?: PriceBook;
+  /** `[system.budget] daily_usd`; undefined = no daily budget. */
+  readonly dailyBudgetUsd?: number;
   readonly tools: ToolRegistry;
   readonly hooks: readonly RuntimeHook[];
   /** MCP servers connected when this runtime was built. */

@@ -118,7 +118,7 @@ export function dateLabel(time: Date, now: Date = new Date()): string {
   return day;
 }
 
-function localDay(time: Date): string {
+export function localDay(time: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}`;
 }

@@ -62,11 +62,15 @@ export async function appendCompactMarker(path: string, summary: string, after: 
   await appendLines(path, [compactMarkerToLine(summary), ...after.filter(isPersisted).map(messageToLine)]);
 }
 
-function appendLines(path: string, lines: string[]): Promise<void> {
+/**
+ * Appends whole lines in one write after repairing a torn last line. Without
+ * `create` the file must exist: appending to a session file renamed or
+ * deleted meanwhile must fail. Other append-only logs (the usage ledger) pass it.
+ */
+export function appendLines(path: string, lines: string[], create = false): Promise<void> {
   const data = Buffer.from(`${lines.join("\n")}\n`);
   return withFileLock(path, async () => {
-    // No O_CREAT: appending to a file renamed or deleted meanwhile must fail.
-    const handle = await open(path, constants.O_RDWR | constants.O_APPEND);
+    const handle = await open(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0), 0o600);
     try {
       // A torn last line (crash mid-append) must not swallow the first new line.
       const { size } = await handle.stat();

@@ -22,7 +22,8 @@ test("two lines in, two answers out, in the same session", async () => {
   const r = await s.cli(["chat", "--sender", "pipe"], "hello\nhow are you\n");
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("first answer\nsecond answer\n");
-  expect(r.stderr).toBe("");
+  // Each answer's usage goes to stderr; the fake model has no price.
+  expect(r.stderr).toBe("10 in · 5 out · no price\n10 in · 5 out · no price\n");
   const files = s.sessionFiles("crab_pipe_");
   expect(files).toHaveLength(1);
   expect(files[0].messages).toEqual([

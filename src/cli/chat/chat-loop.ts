@@ -9,6 +9,7 @@ import { LineInput } from "../line-input.ts";
 import { describeFailure, fallbackNote, runStream, stoppedAtIterationLimit, type StreamOutcome } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
 import { runSlashCommand } from "./slash-commands.ts";
+import { usageLine } from "../usage-format.ts";
 import { enteredSession, nextRequest, type ChatState } from "./state.ts";
 
 export async function runChat(state: ChatState, conn: ConnectOptions): Promise<number> {
@@ -35,7 +36,7 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
       const line = read.text.trim();
       if (!line) continue;
       if (line.startsWith("/")) {
-        const slash = await runSlashCommand(line, state, conn).catch((err: unknown) => ({
+        const slash = await runSlashCommand(line, state, conn, ask).catch((err: unknown) => ({
           kind: "done" as const,
           output: `error: ${err instanceof Error ? err.message : String(err)}`,
         }));
@@ -52,6 +53,14 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
     input.close();
   }
   return failed && !interactive ? 1 : 0;
+
+  async function ask(question: string): Promise<string | undefined> {
+    view.finish();
+    const lines = question.split("\n");
+    for (const l of lines.slice(0, -1)) view.line(notes, "note", l);
+    const read = await input.read(lines.at(-1) ?? "");
+    return read.kind === "line" ? read.text : undefined;
+  }
 
   /** One message and its answer; false when it failed. */
   async function turn(content: string): Promise<boolean> {
@@ -78,6 +87,10 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
     if (outcome.end?.error) {
       note(`error: ${outcome.end.error}`, notes.style.red);
       return false;
+    }
+    if (outcome.end && state.showUsage) {
+      const u = outcome.end.usage;
+      note(usageLine(u?.promptTokens ?? 0, u?.completionTokens ?? 0, outcome.end.costUsd));
     }
     return true;
   }

@@ -1,14 +1,21 @@
 // Chat's own commands (/new, /sessions, /agent, /help, /quit). Any other
 // line, including unknown /words (skills), is a message for the agent.
+import { basename } from "node:path";
 import { DaemonError } from "../../protocol/client.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { sessionsTable } from "../listings.ts";
-import type { ChatState } from "./state.ts";
+import { resolveConversationFile } from "../conversation-file.ts";
+import { searchHitsText } from "../listings.ts";
+import { formatTable, oneLine } from "../table.ts";
+import { resumeConversation, type ChatState } from "./state.ts";
 
 export const CHAT_HELP = `commands:
   /new           start a new conversation with the next message
   /sessions      list the sessions open in the daemon
   /agent [NAME]  talk to another agent (no NAME: show the current one)
+  /resume [N|FILE]  pick a conversation to continue (N: from the last list shown)
+  /search QUERY  find conversations by what was said in them
+  /usage on|off  show tokens and cost after each answer (default on)
   /help          this help
   /quit          leave (also /exit, Ctrl-D, or Ctrl-C at an empty prompt)
 Ctrl-C while an answer streams stops waiting for it; the session stays.
@@ -16,7 +23,13 @@ Other lines starting with / (e.g. /skill-name args) go to the agent as typed.`;
 
 export type SlashResult = { kind: "message" } | { kind: "done"; output: string } | { kind: "quit" };
 
-export async function runSlashCommand(line: string, state: ChatState, conn: ConnectOptions): Promise<SlashResult> {
+/** Asks the user for one line (a choice); undefined when they gave none. */
+export type Ask = (question: string) => Promise<string | undefined>;
+
+/** Conversations `/resume` offers: the newest first. */
+export const RESUME_LIST_LENGTH = 20;
+
+export async function runSlashCommand(line: string, state: ChatState, conn: ConnectOptions, ask: Ask): Promise<SlashResult> {
   const [word, ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
   switch (word) {
@@ -34,6 +47,14 @@ export async function runSlashCommand(line: string, state: ChatState, conn: Conn
       return { kind: "done", output: sessionsTable(await withClient(conn, (c) => c.sessions())) };
     case "/agent":
       return { kind: "done", output: arg ? await switchAgent(arg, state, conn) : `talking to ${state.agent}` };
+    case "/search":
+      return { kind: "done", output: arg ? await search(arg, state, conn) : "usage: /search QUERY" };
+    case "/resume":
+      return { kind: "done", output: await resume(arg, state, conn, ask) };
+    case "/usage":
+      if (arg !== "on" && arg !== "off") return { kind: "done", output: `usage is ${state.showUsage ? "on" : "off"}: /usage on|off` };
+      state.showUsage = arg === "on";
+      return { kind: "done", output: `usage after each answer: ${arg}` };
     default:
       return { kind: "message" };
   }
@@ -51,4 +72,39 @@ async function switchAgent(name: string, state: ChatState, conn: ConnectOptions)
   state.resumeFile = undefined;
   state.newChat = false;
   return `talking to ${name}; the next message continues your latest conversation with it`;
+}
+
+async function search(query: string, state: ChatState, conn: ConnectOptions): Promise<string> {
+  const hits = await withClient(conn, (c) => c.searchSessions({ query, limit: 10 }));
+  state.picks = hits.map((h) => ({ filePath: h.filePath, agent: h.agent }));
+  return hits.length === 0 ? "no matches" : `${searchHitsText(hits)}\n\n/resume N continues one of these`;
+}
+
+/** `/resume N` picks from the last list, `/resume FILE` names a file, `/resume` lists and asks. */
+async function resume(arg: string, state: ChatState, conn: ConnectOptions, ask: Ask): Promise<string> {
+  if (/^\d+$/.test(arg)) return pick(Number(arg), state);
+  if (arg) {
+    const filePath = resolveConversationFile(arg);
+    const history = await withClient(conn, (c) => c.getConversationHistory(filePath));
+    resumeConversation(state, filePath, history.agent);
+    return `the next message continues ${basename(filePath)} with ${state.agent}`;
+  }
+  const list = (await withClient(conn, (c) => c.listConversations())).slice(0, RESUME_LIST_LENGTH);
+  if (list.length === 0) return "no conversations yet";
+  state.picks = list.map((c) => ({ filePath: c.filePath, agent: c.agent }));
+  const table = formatTable(
+    ["#", "DATE", "AGENT", "MESSAGES", "FILE"],
+    list.map((c, i) => [String(i + 1), c.date, c.agent, String(c.messageCount), oneLine(basename(c.filePath), 60)]),
+  );
+  const answer = (await ask(`${table}\nconversation number (empty to cancel): `))?.trim();
+  if (!answer) return "resume cancelled";
+  if (!/^\d+$/.test(answer)) return `'${answer}' is not a number from the list`;
+  return pick(Number(answer), state);
+}
+
+function pick(n: number, state: ChatState): string {
+  const chosen = state.picks[n - 1];
+  if (!chosen) return state.picks.length === 0 ? "nothing to pick from: /resume or /search first" : `pick a number from 1 to ${state.picks.length}`;
+  resumeConversation(state, chosen.filePath, chosen.agent);
+  return `the next message continues ${basename(chosen.filePath)} with ${state.agent}`;
 }

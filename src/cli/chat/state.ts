@@ -11,6 +11,10 @@ export interface ChatState {
   resumeFile?: string;
   sender?: string;
   cwd: string;
+  /** Print `1.2k in · 340 out · $0.004` after each answer (`--no-usage`, `/usage off`). */
+  showUsage: boolean;
+  /** Conversation files of the last `/resume` or `/search` list, for `/resume N`. */
+  picks: { filePath: string; agent: string }[];
 }
 
 export function nextRequest(state: ChatState, content: string): StreamRequest {
@@ -30,4 +34,12 @@ export function enteredSession(state: ChatState, session: bigint): void {
   state.session = session;
   state.newChat = false;
   state.resumeFile = undefined;
+}
+
+/** The next message continues `filePath` (a conversation of `agent`). */
+export function resumeConversation(state: ChatState, filePath: string, agent: string): void {
+  state.agent = agent || state.agent;
+  state.session = undefined;
+  state.newChat = false;
+  state.resumeFile = filePath;
 }

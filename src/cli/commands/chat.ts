@@ -14,6 +14,7 @@ interface ChatOptions {
   new?: boolean;
   resume?: string;
   cwd?: string;
+  usage: boolean;
 }
 
 export function registerChatCommand(program: Command, conn: () => ConnectOptions): void {
@@ -26,6 +27,7 @@ export function registerChatCommand(program: Command, conn: () => ConnectOptions
     .option("-n, --new", "start a new conversation instead of resuming the latest one")
     .option("--resume <file>", "continue a conversation file (names from crabtalk conversations)")
     .option("--cwd <dir>", "working directory for the agent's tools (default: the current directory)", parseDirectory)
+    .option("--no-usage", "do not print tokens and cost after each answer")
     .addHelpText(
       "after",
       `
@@ -52,6 +54,8 @@ Examples:
             newChat: Boolean(opts.new),
             resumeFile: opts.resume ? resolveConversationFile(opts.resume) : undefined,
             cwd: opts.cwd ?? process.cwd(),
+            showUsage: opts.usage,
+            picks: [],
           },
           conn(),
         ),

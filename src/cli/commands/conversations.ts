@@ -1,8 +1,8 @@
 // `crabtalk conversations` and `crabtalk history`: conversation files on disk.
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { resolveConversationFile } from "../conversation-file.ts";
-import { conversationsTable } from "../listings.ts";
+import { conversationsTable, searchHitsText } from "../listings.ts";
 import { toPlain } from "../plain-json.ts";
 import { action } from "./run.ts";
 
@@ -26,9 +26,9 @@ FILE is the name to give to crabtalk history or send --resume.`,
       }),
     );
 
-  program
+  const history = program
     .command("history")
-    .description("print a conversation's messages as 'role: content' lines")
+    .description("print a conversation's messages as 'role: content' lines; history search QUERY finds conversations")
     .argument("<file>", "conversation file: a name from crabtalk conversations, or a path in <home>/sessions")
     .option("--json", "print {title, agent, messages: [{role, content}]}")
     .addHelpText(
@@ -50,4 +50,40 @@ empty content.`,
         for (const m of history.messages) console.log(`${m.role}: ${m.content}`);
       }),
     );
+
+  history
+    .command("search")
+    .description("find conversations by what was said in them (BM25 over user and assistant messages)")
+    .argument("<query...>", "words to look for")
+    .option("-a, --agent <name>", "only this agent's conversations")
+    .option("--sender <name>", "only conversations started by this sender")
+    .option("-l, --limit <n>", "at most this many conversations (default 10)", parseLimit)
+    .option("--json", "print the hits as a JSON array")
+    .addHelpText(
+      "after",
+      `
+Best conversation first, each with its best-matching message (marked >) and
+the messages before and after it. Give the file to crabtalk history or
+crabtalk send --resume.
+
+Examples:
+  crabtalk history search deploy staging
+  crabtalk history search --agent reviewer --limit 3 flaky test`,
+    )
+    .action(
+      action(async (words: string[], _opts: unknown, cmd: Command) => {
+        // `--json` may land on `history` itself, which has the same option.
+        const opts = cmd.optsWithGlobals<{ agent?: string; sender?: string; limit?: number; json?: boolean }>();
+        const hits = await withClient(conn(), (client) =>
+          client.searchSessions({ query: words.join(" "), agent: opts.agent ?? "", sender: opts.sender ?? "", limit: opts.limit ?? 0 }),
+        );
+        console.log(opts.json ? JSON.stringify(toPlain(hits)) : searchHitsText(hits));
+      }),
+    );
+}
+
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a whole number of at least 1");
+  return n;
 }

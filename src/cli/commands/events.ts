@@ -27,6 +27,7 @@ const KIND_NAMES: Record<AgentEventKind, string> = {
   [AgentEventKind.TOOL_RESULT]: "tool_result",
   [AgentEventKind.TOOLS_COMPLETE]: "tools_complete",
   [AgentEventKind.DONE]: "done",
+  [AgentEventKind.BUDGET_WARNING]: "budget_warning",
 };
 
 /** `[agent] kind content (session N)`, the content on one line. */

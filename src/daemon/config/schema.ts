@@ -14,6 +14,7 @@ const flag = z.boolean({ error: "must be true or false" });
 const integer = z.number({ error: "must be an integer" }).int("must be an integer");
 const count = integer.min(0, "must not be negative");
 const positive = integer.min(1, "must be at least 1");
+const usd = z.number({ error: "must be a number of US dollars" }).min(0, "must not be negative");
 const names = z.array(text, { error: "must be an array of strings" });
 const stringTable = z.record(z.string(), text, { error: "must be a table of strings" });
 const kind = z.enum(PROVIDER_KINDS, {
@@ -74,6 +75,14 @@ const providerFields = z.object(
     n_threads: integer.optional(),
     // Context windows in tokens by model name, over the family defaults.
     context_limits: z.record(z.string(), positive, { error: "must be a table of model names to token counts" }).optional(),
+    // USD per million tokens by model name (docs/usage.md); overrides the built-in table.
+    prices: z
+      .record(
+        z.string(),
+        z.object({ input: usd, output: usd, cache_read: usd.optional(), cache_write: usd.optional() }, { error: "must be a table" }),
+        { error: "must be a table of model prices" },
+      )
+      .optional(),
   },
   { error: "must be a table" },
 );
@@ -105,6 +114,9 @@ export const agentConfigSchema = z.object(
     // Models tried in order when `model` fails transiently before answering.
     fallback: names.default([]),
     compact_tool_max_len: count.default(1024),
+    // Budgets of one run (docs/usage.md): the run stops before a request that would pass one.
+    max_usd_per_run: usd.optional(),
+    max_tokens_per_run: positive.optional(),
   },
   { error: "must be a table" },
 );
@@ -185,9 +197,18 @@ export const sessionsSchema = z.object(
   },
   { error: "must be a table" },
 );
+/** `[system.budget]` (ours, docs/usage.md): spending limits across every run. */
+export const budgetSchema = z.object(
+  {
+    daily_usd: usd.optional(),
+  },
+  { error: "must be a table" },
+);
+export type BudgetConfig = z.output<typeof budgetSchema>;
 
 const systemSchema = z.object(
   {
+    budget: budgetSchema.prefault({}),
     service: serviceSchema.prefault({}),
     sessions: sessionsSchema.prefault({}),
     crab: agentConfigSchema.prefault({}),

@@ -10,6 +10,7 @@ import { mcpHandlers } from "./mcps.ts";
 import { sessionHandlers } from "./sessions.ts";
 import { packageHandlers } from "./packages.ts";
 import { serviceHandlers } from "./services.ts";
+import { usageHandlers } from "./usage.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
   return {
@@ -22,6 +23,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...mcpHandlers(state),
     ...packageHandlers(state),
     ...serviceHandlers(state.services),
+    ...usageHandlers(state),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }

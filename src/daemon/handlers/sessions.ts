@@ -15,6 +15,10 @@ import { startTurn } from "../turn.ts";
 /** How long ReplyToAsk waits for a question that is about to be asked (protocol.md §5.1). */
 const ASK_REPLY_GRACE_MS = 100;
 
+/** Conversations a search returns when the request names no limit, and at most. */
+const DEFAULT_SEARCH_LIMIT = 10;
+const MAX_SEARCH_LIMIT = 200;
+
 interface RunRequest {
   agent: string;
   content: string;
@@ -62,6 +66,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
           provider: outcome.provider,
           model: outcome.model,
           usage: tokenUsage(outcome.usage),
+          costUsd: outcome.costUsd,
         },
       };
     },
@@ -134,11 +139,23 @@ export function sessionHandlers(state: DaemonState): Handlers {
       }
     },
 
+    searchSessions: async ({ query, agent, sender, limit }) => {
+      if (query.trim() === "") throw badRequest("query is empty");
+      if (!state.host.searchIndex) throw internal("conversation search is not available");
+      const hits = await state.host.searchIndex.search(query, {
+        agent: agent || undefined,
+        sender: sender || undefined,
+        limit: Math.min(limit || DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT),
+      });
+      return { case: "sessionSearchResults", value: { hits } };
+    },
+
     deleteConversation: ({ filePath }) => {
       const path = confined(state, filePath);
       state.host.sessions.closeFile(path);
       try {
         rmSync(path);
+        state.host.searchIndex?.removed(path);
       } catch (err) {
         throw internal(`cannot delete ${path}: ${(err as Error).message}`);
       }

@@ -15,13 +15,13 @@ const STOP_WORDS = new Set(
 
 const K1 = 1.2;
 const B = 0.75;
-const encoder = new TextEncoder();
 
 /** Split on non-alphanumerics, drop ≤ 1-byte tokens, lower-case, drop stop words. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split(/[^\p{Alphabetic}\p{N}]+/u)) {
-    if (encoder.encode(raw).length <= 1) continue;
+    // ≤ 1 byte: empty, or one ASCII character (any other character is 2+ bytes in UTF-8).
+    if (raw.length === 0 || (raw.length === 1 && raw.charCodeAt(0) < 0x80)) continue;
     const token = raw.toLowerCase();
     if (!STOP_WORDS.has(token)) out.push(token);
   }
@@ -46,6 +46,21 @@ export interface Scored<K> {
   score: number;
 }
 
+/** Inverse document frequency of a term in `df` of `n` documents. */
+function idf(n: number, df: number): number {
+  return Math.log((n - df + 0.5) / (df + 0.5) + 1);
+}
+
+/** One term's contribution to a document's score. */
+function termScore(weight: number, tf: number, length: number, avgdl: number): number {
+  return (weight * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / avgdl));
+}
+
+function best<K>(scored: Scored<K>[], limit: number, compare: (a: K, b: K) => number): Scored<K>[] {
+  scored.sort((a, b) => b.score - a.score || compare(a.key, b.key));
+  return scored.slice(0, limit);
+}
+
 /**
  * Scores every document against the query; keeps scores > 0, highest first,
  * ties by `compare` (the caller's name order), at most `limit`.
@@ -61,21 +76,77 @@ export function rankBm25<K>(
   const terms = [...new Set(tokenize(query))];
   if (terms.length === 0) return [];
   const avgdl = docs.reduce((sum, d) => sum + d.doc.length, 0) / n;
-  const idf = new Map<string, number>();
+  const weights = new Map<string, number>();
   for (const term of terms) {
     const df = docs.reduce((c, d) => c + (d.doc.tf.has(term) ? 1 : 0), 0);
-    if (df > 0) idf.set(term, Math.log((n - df + 0.5) / (df + 0.5) + 1));
+    if (df > 0) weights.set(term, idf(n, df));
   }
   const scored: Scored<K>[] = [];
   for (const { key, doc } of docs) {
     let score = 0;
-    for (const [term, weight] of idf) {
+    for (const [term, weight] of weights) {
       const tf = doc.tf.get(term) ?? 0;
-      if (tf === 0) continue;
-      score += (weight * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * doc.length) / avgdl));
+      if (tf > 0) score += termScore(weight, tf, doc.length, avgdl);
     }
     if (score > 0) scored.push({ key, score });
   }
-  scored.sort((a, b) => b.score - a.score || compare(a.key, b.key));
-  return scored.slice(0, limit);
+  return best(scored, limit, compare);
+}
+
+/**
+ * The same ranking over an inverted index, for collections too large to scan
+ * per query (conversation search): documents are added and removed one by one,
+ * a query touches only the documents that contain one of its terms. N and
+ * avgdl are those of the whole index; `accept` filters the hits.
+ */
+export class Bm25Index<K> {
+  private postings = new Map<string, Map<K, number>>();
+  private docs = new Map<K, IndexedDoc>();
+  private totalLength = 0;
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  add(key: K, doc: IndexedDoc): void {
+    this.remove(key);
+    this.docs.set(key, doc);
+    this.totalLength += doc.length;
+    for (const [term, tf] of doc.tf) {
+      let list = this.postings.get(term);
+      if (!list) this.postings.set(term, (list = new Map()));
+      list.set(key, tf);
+    }
+  }
+
+  remove(key: K): void {
+    const doc = this.docs.get(key);
+    if (!doc) return;
+    this.docs.delete(key);
+    this.totalLength -= doc.length;
+    for (const term of doc.tf.keys()) {
+      const list = this.postings.get(term);
+      list?.delete(key);
+      if (list?.size === 0) this.postings.delete(term);
+    }
+  }
+
+  search(query: string, limit: number, compare: (a: K, b: K) => number, accept: (key: K) => boolean = () => true): Scored<K>[] {
+    const n = this.docs.size;
+    if (n === 0 || limit <= 0) return [];
+    const avgdl = this.totalLength / n;
+    const scores = new Map<K, number>();
+    for (const term of new Set(tokenize(query))) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const weight = idf(n, list.size);
+      for (const [key, tf] of list) {
+        if (!accept(key)) continue;
+        scores.set(key, (scores.get(key) ?? 0) + termScore(weight, tf, this.docs.get(key)!.length, avgdl));
+      }
+    }
+    const scored: Scored<K>[] = [];
+    for (const [key, score] of scores) if (score > 0) scored.push({ key, score });
+    return best(scored, limit, compare);
+  }
 }

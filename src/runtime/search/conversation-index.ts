@@ -1,0 +1,327 @@
+// Search across conversations (docs/search.md): the user and assistant
+// messages of every session file, ranked with the memory store's BM25
+// (runtime/memory/bm25.ts). Kept current by the runs that append messages,
+// and saved to one snapshot file so a restart reads only that file plus the
+// session files that changed since it was written.
+import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Message } from "../../model/types.ts";
+import { writeFileAtomic } from "../../session/atomic.ts";
+import { dateLabel } from "../../session/conversations.ts";
+import { parseEntryLine, parseMetaLine, type SessionMeta } from "../../session/jsonl.ts";
+import { parseSessionFileName, SESSION_EXT } from "../../session/names.ts";
+import { senderSlug } from "../../session/slug.ts";
+import { Bm25Index, indexDoc } from "../memory/bm25.ts";
+
+export interface ConversationText {
+  role: "user" | "assistant";
+  content: string;
+}
+
+export interface SearchFilter {
+  agent?: string;
+  /** A sender name; matched by its slug, as file names carry it. */
+  sender?: string;
+  limit: number;
+}
+
+export interface ConversationHit {
+  filePath: string;
+  title: string;
+  /** `Today`, `Yesterday` or `YYYY-MM-DD` of the last message. */
+  date: string;
+  agent: string;
+  /** Sender slug from the file name. */
+  sender: string;
+  score: number;
+  match: ConversationText;
+  before?: ConversationText;
+  after?: ConversationText;
+}
+
+interface IndexedMessage extends ConversationText {
+  file: IndexedFile;
+  at: number;
+}
+
+interface IndexedFile {
+  /** File name inside the sessions directory. */
+  name: string;
+  agent: string;
+  sender: string;
+  title: string;
+  /** Size and mtime the messages were read at; `dirty` once a run appended since. */
+  size: number;
+  mtimeMs: number;
+  dirty: boolean;
+  /** Last activity, for the hit's date. */
+  updatedMs: number;
+  messages: IndexedMessage[];
+}
+
+/** On-disk snapshot: message texts, not token counts (tokenising on load is cheap). */
+interface Snapshot {
+  version: 1;
+  files: Array<Omit<IndexedFile, "messages" | "dirty"> & { messages: [ConversationText["role"], string][] }>;
+}
+
+const SNAPSHOT_VERSION = 1;
+
+export class ConversationIndex {
+  private files = new Map<string, IndexedFile>();
+  /** Every indexed message, keyed by itself. */
+  private bm25 = new Bm25Index<IndexedMessage>();
+  private loaded: Promise<void> | undefined;
+  private isLoaded = false;
+  /** Files a run appended to before the index was loaded: read again once it is. */
+  private pending = new Set<string>();
+  private changed = false;
+
+  constructor(
+    readonly sessionsDir: string,
+    readonly snapshotPath: string,
+    private readonly warn: (message: string) => void = () => {},
+  ) {}
+
+  /** Loads the snapshot and catches up with the directory; once, however often called. */
+  load(): Promise<void> {
+    this.loaded ??= this.catchUp().catch((err: unknown) => {
+      this.loaded = undefined; // the next call tries again
+      throw err;
+    });
+    return this.loaded;
+  }
+
+  /** Whether there are changes the snapshot does not hold yet. */
+  get unsaved(): boolean {
+    return this.changed;
+  }
+
+  /** A run appended `messages` to the session file at `path`. */
+  appended(path: string, meta: SessionMeta, messages: readonly Message[]): void {
+    const name = this.nameOf(path);
+    if (!name) return;
+    if (!this.isLoaded) {
+      this.pending.add(name);
+      return;
+    }
+    const file = this.files.get(name) ?? this.newFile(name, meta);
+    file.title = meta.title;
+    file.dirty = true;
+    file.updatedMs = Date.now();
+    for (const m of messages) {
+      if ((m.role === "user" && !m.injected) || m.role === "assistant") this.push(file, m.role, m.content);
+    }
+    this.touch();
+  }
+
+  /** A title renamed the file (and set the meta title). */
+  renamed(from: string, to: string, title: string): void {
+    const old = this.nameOf(from);
+    const name = this.nameOf(to);
+    if (!old || !name) return;
+    if (!this.isLoaded) {
+      this.pending.add(name);
+      return;
+    }
+    const file = this.files.get(old);
+    if (!file) return;
+    this.files.delete(old);
+    Object.assign(file, { name, title, dirty: true });
+    this.files.set(name, file);
+    this.touch();
+  }
+
+  /** The file was deleted. */
+  removed(path: string): void {
+    const name = this.nameOf(path);
+    if (!name) return;
+    this.pending.delete(name);
+    this.drop(name);
+  }
+
+  /** Best conversation first: each with its best message and one message either side. */
+  async search(query: string, filter: SearchFilter): Promise<ConversationHit[]> {
+    await this.load();
+    const slug = filter.sender ? senderSlug(filter.sender) : undefined;
+    const wanted = (f: IndexedFile) => (!filter.agent || f.agent === filter.agent) && (slug === undefined || f.sender === slug);
+    const order = (a: IndexedMessage, b: IndexedMessage) => compareNames(a.file.name, b.file.name) || a.at - b.at;
+    const ranked = this.bm25.search(query, Infinity, order, (m) => wanted(m.file));
+    const hits: ConversationHit[] = [];
+    const seen = new Set<IndexedFile>();
+    for (const { key, score } of ranked) {
+      if (hits.length >= filter.limit) break;
+      if (seen.has(key.file)) continue;
+      seen.add(key.file);
+      hits.push(this.hit(key.file, key.at, score));
+    }
+    return hits;
+  }
+
+  /** Writes the snapshot (temp file + rename) if anything changed since the last one. */
+  async save(): Promise<void> {
+    if (!this.isLoaded || !this.changed) return;
+    this.changed = false;
+    try {
+      for (const file of this.files.values()) {
+        if (!file.dirty) continue;
+        // What the file looks like now holds every message appended so far.
+        const info = await lstat(join(this.sessionsDir, file.name)).catch(() => undefined);
+        if (info) Object.assign(file, { size: info.size, mtimeMs: Math.trunc(info.mtimeMs), dirty: false });
+      }
+      const snapshot: Snapshot = {
+        version: SNAPSHOT_VERSION,
+        files: [...this.files.values()].map(({ messages, dirty: _, ...f }) => ({ ...f, messages: messages.map((m) => [m.role, m.content]) })),
+      };
+      await mkdir(dirname(this.snapshotPath), { recursive: true, mode: 0o700 });
+      await writeFileAtomic(this.snapshotPath, Buffer.from(JSON.stringify(snapshot)));
+    } catch (err) {
+      this.changed = true;
+      this.warn(`could not save the conversation search index ${this.snapshotPath}: ${(err as Error).message}`);
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    await this.readSnapshot();
+    let names: string[] = [];
+    try {
+      names = (await readdir(this.sessionsDir)).filter((n) => n.endsWith(SESSION_EXT) && !n.startsWith("."));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+    const present = new Set(names);
+    for (const name of [...this.files.keys()]) {
+      if (!present.has(name)) this.drop(name);
+    }
+    for (const name of names) {
+      const info = await lstat(join(this.sessionsDir, name)).catch(() => undefined);
+      const known = this.files.get(name);
+      // Symlinks are never followed: a link in sessions/ must not expose a file elsewhere.
+      if (!info?.isFile()) {
+        this.drop(name);
+        continue;
+      }
+      if (known && known.size === info.size && known.mtimeMs === Math.trunc(info.mtimeMs)) continue;
+      await this.readFile(name);
+    }
+    this.isLoaded = true;
+    for (const name of this.pending) await this.readFile(name);
+    this.pending.clear();
+    await this.save();
+  }
+
+  /** (Re)reads one session file; a file that cannot be read is left out. */
+  private async readFile(name: string): Promise<void> {
+    const path = join(this.sessionsDir, name);
+    try {
+      const info = await lstat(path);
+      if (!info.isFile()) throw new Error("not a regular file");
+      const text = await readFile(path, "utf8");
+      const lines = text.split("\n");
+      const meta = parseMetaLine(lines[0]);
+      if (!meta) throw new Error("no valid meta line");
+      const file = this.newFile(name, meta);
+      Object.assign(file, { size: info.size, mtimeMs: Math.trunc(info.mtimeMs), updatedMs: info.mtimeMs });
+      for (let i = 1; i < lines.length; i++) {
+        const entry = parseEntryLine(lines[i]);
+        if (entry?.kind !== "message") continue;
+        const m = entry.message;
+        if (m.role === "user" || m.role === "assistant") this.push(file, m.role, m.content);
+      }
+    } catch (err) {
+      this.drop(name);
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.warn(`search index: skipping ${path}: ${(err as Error).message}`);
+      return;
+    }
+    this.touch();
+  }
+
+  /** Fills the index from the snapshot; nothing when there is none or it is unreadable. */
+  private async readSnapshot(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.snapshotPath, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
+      return;
+    }
+    try {
+      const snapshot = JSON.parse(text) as Snapshot;
+      if (snapshot.version !== SNAPSHOT_VERSION || !Array.isArray(snapshot.files)) throw new Error("unknown format");
+      for (const f of snapshot.files) {
+        if (typeof f.name !== "string" || f.name.includes("/") || !Array.isArray(f.messages)) continue;
+        const file: IndexedFile = { ...f, dirty: false, messages: [] };
+        this.files.set(f.name, file);
+        for (const [role, content] of f.messages) {
+          if ((role === "user" || role === "assistant") && typeof content === "string") this.push(file, role, content);
+        }
+      }
+    } catch (err) {
+      this.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
+      for (const name of [...this.files.keys()]) this.drop(name);
+      this.changed = true;
+    }
+  }
+
+  private newFile(name: string, meta: SessionMeta): IndexedFile {
+    this.drop(name);
+    const parsed = parseSessionFileName(name);
+    const file: IndexedFile = {
+      name,
+      agent: meta.agent,
+      sender: parsed?.sender ?? senderSlug(meta.created_by),
+      title: meta.title,
+      size: -1,
+      mtimeMs: -1,
+      dirty: true,
+      updatedMs: Date.now(),
+      messages: [],
+    };
+    this.files.set(name, file);
+    return file;
+  }
+
+  private hit(file: IndexedFile, at: number, score: number): ConversationHit {
+    const text = (m: IndexedMessage | undefined): ConversationText | undefined => m && { role: m.role, content: m.content };
+    return {
+      filePath: join(this.sessionsDir, file.name),
+      title: file.title,
+      date: dateLabel(new Date(file.updatedMs)),
+      agent: file.agent,
+      sender: file.sender,
+      score,
+      match: text(file.messages[at])!,
+      before: text(file.messages[at - 1]),
+      after: text(file.messages[at + 1]),
+    };
+  }
+
+  private push(file: IndexedFile, role: ConversationText["role"], content: string): void {
+    if (content.trim() === "") return;
+    const message: IndexedMessage = { role, content, file, at: file.messages.length };
+    file.messages.push(message);
+    this.bm25.add(message, indexDoc(content));
+  }
+
+  /** Forgets a file and its messages. */
+  private drop(name: string): void {
+    const file = this.files.get(name);
+    if (!file) return;
+    for (const m of file.messages) this.bm25.remove(m);
+    this.files.delete(name);
+    this.touch();
+  }
+
+  private touch(): void {
+    this.changed = true;
+  }
+
+  /** The file name of a path in the sessions directory; undefined for anything else. */
+  private nameOf(path: string): string | undefined {
+    return dirname(path) === this.sessionsDir ? basename(path) : undefined;
+  }
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,179 @@
+// Usage accounting end to end: a real daemon on a fake OpenAI server that
+// reports usage, the ledger it writes, GetUsage / `crabtalk usage`, cost on
+// the wire and in `send --json`, and the per-run budgets.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "../../src/protocol/client.ts";
+import { runCli } from "../support/cli.ts";
+import { cleanup, startDaemon, tempHome, type TestDaemon } from "../support/daemon.ts";
+import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { isTitleRequest, type FakeLLM } from "../support/fake-llm.ts";
+import { loadSessionFile } from "../../src/session/file.ts";
+
+let fake: FakeLLM;
+let daemon: TestDaemon;
+let client: Client;
+
+// $1 per million input tokens, $2 per million output, $0.5 per million cached.
+const PRICES = `prices = { "fake-model" = { input = 1, output = 2, cache_read = 0.5 } }`;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ models: ["fake-model", "free-model"] });
+  const home = tempHome();
+  mkdirSync(join(home, "local/agents"), { recursive: true });
+  writeFileSync(
+    join(home, "local/CrabTalk.toml"),
+    `[agents.looper]
+max_usd_per_run = 0.0025
+
+[agents.counter]
+max_tokens_per_run = 2500
+
+[agents.unpriced]
+model = "free-model"
+`,
+  );
+  for (const name of ["looper", "counter", "unpriced"]) writeFileSync(join(home, "local/agents", `${name}.md`), `You are ${name}.`);
+  daemon = await startDaemon({
+    home,
+    config: `[provider.fake]
+api_key = "test-key"
+base_url = "${fake.url}"
+models = ["fake-model", "free-model"]
+${PRICES}
+
+[system.crab]
+model = "fake-model"
+`,
+  });
+  client = await daemon.client();
+});
+
+afterAll(async () => {
+  await client?.close();
+  await daemon?.stop();
+  await fake?.stop();
+  if (daemon) cleanup(daemon.home);
+});
+
+const ledgerPath = () => join(daemon.home, "usage/ledger.jsonl");
+const ledger = (): Record<string, unknown>[] =>
+  readFileSync(ledgerPath(), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+const toolCall = (id: string, usage: { prompt: number; completion: number; cacheHit?: number }) => ({
+  toolCalls: [{ id, name: "no_such_tool", arguments: "{}" }],
+  usage,
+});
+const chatRequests = () => fake.requests.filter((r) => !isTitleRequest(r.body)).length;
+
+test("a run appends one ledger line per step with the cost from the configured price", async () => {
+  fake.script(toolCall("c1", { prompt: 1000, completion: 100, cacheHit: 400 }), { text: "done", usage: { prompt: 2000, completion: 500 } });
+  const response = await client.send({ agent: "crab", content: "count this", sender: "ledger-test" });
+  expect(response.content).toBe("done");
+  const lines = ledger().filter((l) => l.sender === "ledger-test");
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toMatchObject({
+    agent: "crab",
+    provider: "fake",
+    model: "fake-model",
+    prompt_tokens: 1000,
+    completion_tokens: 100,
+    cache_hit_tokens: 400,
+    file: expect.stringMatching(/^crab_ledger-test_1/),
+  });
+  // 600 fresh × $1 + 400 cached × $0.5 + 100 out × $2, per million.
+  expect(lines[0].cost_usd).toBeCloseTo(0.001, 12);
+  expect(lines[1].cost_usd).toBeCloseTo(0.003, 12);
+  expect(response.costUsd).toBeCloseTo(0.004, 12);
+  expect(response.usage?.promptTokens).toBe(3000);
+});
+
+test("crabtalk usage --by model totals the ledger; --json gives the numbers", async () => {
+  const r = await runCli(["usage", "--by", "model", "--json"], { home: daemon.home });
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.stdout);
+  const fromLedger = ledger().filter((l) => l.model === "fake-model");
+  const row = report.rows.find((x: { key: string }) => x.key === "fake-model");
+  expect(row.steps).toBe(fromLedger.length);
+  expect(row.prompt_tokens).toBe(fromLedger.reduce((s, l) => s + (l.prompt_tokens as number), 0));
+  expect(row.cost_usd).toBeCloseTo(fromLedger.reduce((s, l) => s + (l.cost_usd as number), 0), 12);
+  expect(report.total.steps).toBe(ledger().length);
+  expect(report.prices_as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+  const table = await runCli(["usage", "--by", "model", "--since", "1d"], { home: daemon.home });
+  expect(table.code).toBe(0);
+  expect(table.stdout).toMatch(/^MODEL\s+REQUESTS\s+IN\s+CACHED\s+OUT\s+COST$/m);
+  expect(table.stdout).toMatch(/^fake-model\s+\d+\s+/m);
+  expect(table.stdout).toMatch(/^total\s+\d+/m);
+  expect(table.stdout).toContain("prices as of ");
+});
+
+test("send --json shows the run's cost on the end event", async () => {
+  fake.script({ text: "priced", usage: { prompt: 1000, completion: 1000 } });
+  const r = await runCli(["send", "--json", "--sender", "json-cost", "hi"], { home: daemon.home });
+  expect(r.code).toBe(0);
+  const end = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).at(-1);
+  expect(end.type).toBe("end");
+  expect(end.cost_usd).toBeCloseTo(0.003, 12);
+});
+
+test("a model without a price is counted in tokens and has no cost", async () => {
+  fake.script({ text: "free?", usage: { prompt: 50, completion: 5 } });
+  const response = await client.send({ agent: "unpriced", content: "hello", sender: "unpriced-test" });
+  expect(response.costUsd).toBeUndefined();
+  const line = ledger().find((l) => l.sender === "unpriced-test");
+  expect(line).toMatchObject({ model: "free-model", prompt_tokens: 50, cost_usd: null });
+  const r = await runCli(["usage", "--by", "model", "--model", "free-model"], { home: daemon.home });
+  expect(r.stdout).toMatch(/^free-model\s+1\s+50\s+0\s+5\s+no price$/m);
+});
+
+test("max_usd_per_run stops a tool loop before the request that would pass it; the session stays loadable", async () => {
+  // Each step costs $0.001; with $0.002 spent, a third request would reach $0.003 > $0.0025.
+  const step = (id: string) => toolCall(id, { prompt: 1000, completion: 0 });
+  // Only two are scripted: a third request would get a plain answer and end the run without an error.
+  fake.script(step("l1"), step("l2"));
+  const before = chatRequests();
+  const events = [];
+  for await (const e of client.stream({ agent: "looper", content: "loop forever", sender: "budget-test" })) events.push(e);
+  expect(chatRequests() - before).toBe(2);
+  const end = events.at(-1)?.event;
+  expect(end?.case).toBe("end");
+  const error = end?.case === "end" ? end.value.error : "";
+  expect(error).toContain("max_usd_per_run");
+  expect(error).toContain("looper");
+  expect(end?.case === "end" && end.value.costUsd).toBeCloseTo(0.002, 12);
+  const [conversation] = await client.listConversations("looper", "budget-test");
+  const loaded = await loadSessionFile(conversation.filePath);
+  expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
+});
+
+test("max_tokens_per_run names its budget too", async () => {
+  // 1000 tokens a step: after two (2000), a third would pass 2500.
+  const step = (id: string) => toolCall(id, { prompt: 900, completion: 100 });
+  fake.script(step("t1"), step("t2"));
+  await expect(client.send({ agent: "counter", content: "count", sender: "token-test" })).rejects.toThrow(/max_tokens_per_run of agent 'counter'/);
+});
+
+test("a torn last ledger line is skipped when read and repaired by the next append", async () => {
+  appendFileSync(ledgerPath(), '{"time":"2026-01-01T00:00:00Z","model":"torn');
+  const before = (await client.getUsage({})).total?.steps ?? 0n;
+  fake.script({ text: "after the tear", usage: { prompt: 10, completion: 1 } });
+  await client.send({ agent: "crab", content: "again", sender: "torn-test" });
+  const after = (await client.getUsage({})).total?.steps ?? 0n;
+  expect(after).toBe(before + 1n);
+  const lines = readFileSync(ledgerPath(), "utf8").trimEnd().split("\n");
+  expect(lines.at(-2)).toBe('{"time":"2026-01-01T00:00:00Z","model":"torn');
+  expect(JSON.parse(lines.at(-1) ?? "")).toMatchObject({ sender: "torn-test" });
+});
+
+test("bad GetUsage filters are refused with 400", async () => {
+  await expect(client.getUsage({ groupBy: "week" })).rejects.toMatchObject({ code: 400 });
+  await expect(client.getUsage({ since: "yesterday" })).rejects.toMatchObject({ code: 400 });
+  const r = await runCli(["usage", "--since", "soon"], { home: daemon.home });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("'soon' is not a time");
+});
