@@ -10,6 +10,7 @@ import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
 import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
+import { tcpPolicy } from "./tcp-peers.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
 
@@ -34,6 +35,8 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const handlers = daemonHandlers(state);
   const shutdown = new AbortController();
   const open = new Set<Promise<void>>();
+  const tcp = tcpPolicy(state.config.config.system.tcp, log);
+  if (tcp.warning) log.warn(tcp.warning);
   const endpoints = await bindEndpoints(paths, (conn) => {
     const served = serveConnection(conn, {
       handlers,
@@ -44,7 +47,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
       void conn.close();
     });
     open.add(served);
-  });
+  }, tcp);
   const removeRunFiles = [writeRunFile(paths.pidFile, String(process.pid)), writeRunFile(paths.versionFile, VERSION)];
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });

@@ -48,7 +48,7 @@ export class FramedConnection {
 
   /** Bun hands us the bytes; copy because chunks are kept across callbacks. */
   handleData(chunk: Uint8Array): void {
-    if (this.discardInput) return;
+    if (this.discardInput || this.isClosed) return;
     for (const event of this.decoder.push(new Uint8Array(chunk))) {
       this.frameListener(event);
       if (this.isClosed) return;
