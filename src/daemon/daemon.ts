@@ -11,6 +11,7 @@ import { createState } from "./state.ts";
 import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
 import { tcpPolicy } from "./tcp-peers.ts";
+import { DAEMON_UMASK } from "./home-modes.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
 
@@ -21,6 +22,8 @@ export interface DaemonOptions {
 
 export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
+  // Everything the daemon creates is its owner's alone (home-modes.ts).
+  process.umask(DAEMON_UMASK);
   const paths = homePaths(resolveHome(env));
   // A background daemon's stderr is a file (`logs/daemon.out`): writing every
   // line there too would only duplicate daemon.log, unrotated.
