@@ -12,6 +12,7 @@ import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
 import { tcpPolicy } from "./tcp-peers.ts";
 import { DAEMON_UMASK } from "./home-modes.ts";
+import { homeHider } from "./hide-home.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
 
@@ -38,6 +39,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const handlers = daemonHandlers(state);
   const shutdown = new AbortController();
   const open = new Set<Promise<void>>();
+  const scrubError = homeHider(paths.home);
   const tcp = tcpPolicy(state.config.config.system.tcp, log);
   if (tcp.warning) log.warn(tcp.warning);
   const endpoints = await bindEndpoints(paths, (conn) => {
@@ -45,6 +47,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
       handlers,
       shutdown: shutdown.signal,
       onError: (m) => log.debug(m),
+      scrubError,
     }).finally(() => {
       open.delete(served);
       void conn.close();

@@ -22,6 +22,8 @@ export interface ServeOptions {
   /** Aborted on daemon shutdown: running jobs see it through their context. */
   shutdown: AbortSignal;
   onError?: (message: string) => void;
+  /** Rewrites the message of every ErrorMsg before it leaves (the daemon hides its home's path). */
+  scrubError?: (message: string) => string;
 }
 
 /** Requests queued beyond this stop reads until the backlog shrinks. */
@@ -64,7 +66,9 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
     wake?.();
   });
 
-  const write = (reply: Reply) => channel.send(encodeReply(reply));
+  const scrub = options.scrubError ?? ((m: string) => m);
+  const write = (reply: Reply) =>
+    channel.send(encodeReply(reply.case === "error" ? errorReply(reply.value.code ?? 500, scrub(reply.value.message ?? "")) : reply));
 
   return (async () => {
     while (!signal.aborted || queue.length > 0) {
