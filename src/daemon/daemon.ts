@@ -9,7 +9,7 @@ import { writeRunFile } from "./run-files.ts";
 import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
 import { loadCrons } from "./cron/store.ts";
-import { serveConnection } from "../protocol/serve.ts";
+import { connectionServer } from "./connections.ts";
 import { tcpPolicy } from "./tcp-peers.ts";
 import { DAEMON_UMASK } from "./home-modes.ts";
 import { homeHider } from "./hide-home.ts";
@@ -38,22 +38,17 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const state = await createState(paths, env, log);
   const handlers = daemonHandlers(state);
   const shutdown = new AbortController();
-  const open = new Set<Promise<void>>();
-  const scrubError = homeHider(paths.home);
+  // Limits are read at start: a reload does not change them.
+  const connections = connectionServer({
+    handlers,
+    shutdown: shutdown.signal,
+    limits: state.config.config.system.limits,
+    log,
+    scrubError: homeHider(paths.home),
+  });
   const tcp = tcpPolicy(state.config.config.system.tcp, log);
   if (tcp.warning) log.warn(tcp.warning);
-  const endpoints = await bindEndpoints(paths, (conn) => {
-    const served = serveConnection(conn, {
-      handlers,
-      shutdown: shutdown.signal,
-      onError: (m) => log.debug(m),
-      scrubError,
-    }).finally(() => {
-      open.delete(served);
-      void conn.close();
-    });
-    open.add(served);
-  }, tcp);
+  const endpoints = await bindEndpoints(paths, (conn) => connections.accept(conn), tcp);
   const removeRunFiles = [writeRunFile(paths.pidFile, String(process.pid)), writeRunFile(paths.versionFile, VERSION)];
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
@@ -75,7 +70,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   for (const remove of removeRunFiles) remove();
   let grace: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
-    Promise.allSettled([...open]),
+    connections.drained(),
     new Promise((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS))),
   ]);
   clearTimeout(grace);

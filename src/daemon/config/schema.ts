@@ -184,8 +184,8 @@ export const limitsSchema = z.object(
   {
     /** Seconds a frame may take to arrive once its first byte has. */
     frame_timeout: positive.default(30),
-    /** Bytes of partly received frames buffered across all connections. */
-    frame_buffer_bytes: positive.default(64 * 1024 * 1024),
+    /** Bytes of partly received frames buffered across all connections (one maximum-size frame and room for others). */
+    frame_buffer_bytes: positive.default(24 * 1024 * 1024),
     /** Seconds a connection with nothing in flight (no request, no subscription) stays open. */
     idle_timeout: positive.default(600),
     /** Open connections (Unix socket and TCP together). */
