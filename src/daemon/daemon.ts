@@ -9,8 +9,11 @@ import { writeRunFile } from "./run-files.ts";
 import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
 import { loadCrons } from "./cron/store.ts";
-import { serveConnection } from "../protocol/serve.ts";
 import { keepSearchIndex } from "./search-index.ts";
+import { connectionServer } from "./connections.ts";
+import { tcpPolicy } from "./tcp-peers.ts";
+import { DAEMON_UMASK } from "./home-modes.ts";
+import { homeHider } from "./hide-home.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
 
@@ -21,6 +24,8 @@ export interface DaemonOptions {
 
 export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
+  // Everything the daemon creates is its owner's alone (home-modes.ts).
+  process.umask(DAEMON_UMASK);
   const paths = homePaths(resolveHome(env));
   // A background daemon's stderr is a file (`logs/daemon.out`): writing every
   // line there too would only duplicate daemon.log, unrotated.
@@ -34,21 +39,22 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const state = await createState(paths, env, log);
   const handlers = daemonHandlers(state);
   const shutdown = new AbortController();
-  const open = new Set<Promise<void>>();
   // Connections are accepted as soon as the socket is bound, but served only
   // once start-up is complete (crons loaded), so no client sees a half-started
   // daemon; their early frames wait in the connection.
   let markStarted!: () => void;
   const ready = new Promise<void>((resolve) => (markStarted = resolve));
-  const endpoints = await bindEndpoints(paths, (conn) => {
-    const served = ready
-      .then(() => serveConnection(conn, { handlers, shutdown: shutdown.signal, onError: (m) => log.debug(m) }))
-      .finally(() => {
-        open.delete(served);
-        void conn.close();
-      });
-    open.add(served);
+  // Limits are read at start: a reload does not change them.
+  const connections = connectionServer({
+    handlers,
+    shutdown: shutdown.signal,
+    limits: state.config.config.system.limits,
+    log,
+    scrubError: homeHider(paths.home),
   });
+  const tcp = tcpPolicy(state.config.config.system.tcp, log);
+  if (tcp.warning) log.warn(tcp.warning);
+  const endpoints = await bindEndpoints(paths, (conn) => void ready.then(() => connections.accept(conn)), tcp);
   const removeRunFiles = [writeRunFile(paths.pidFile, String(process.pid)), writeRunFile(paths.versionFile, VERSION)];
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
@@ -74,7 +80,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   for (const remove of removeRunFiles) remove();
   let grace: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
-    Promise.allSettled([...open]),
+    connections.drained(),
     new Promise((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS))),
   ]);
   clearTimeout(grace);

@@ -3,6 +3,7 @@
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "../transport/connect.ts";
 import { listenTcp, listenUnix, type ConnectionHandler, type Listener } from "../transport/listen.ts";
+import type { TcpPolicy } from "./tcp-peers.ts";
 
 import { DEFAULT_TCP_PORT } from "./paths.ts";
 
@@ -16,6 +17,7 @@ export interface EndpointPaths {
 }
 
 export interface BoundEndpoints {
+  /** 0 when TCP is off. */
   tcpPort: number;
   /** Stops accepting and removes the socket and port files; open connections stay. */
   close(): void;
@@ -32,6 +34,7 @@ export class DaemonAlreadyRunningError extends Error {
 export async function bindEndpoints(
   paths: EndpointPaths,
   onConnection: ConnectionHandler,
+  tcpPolicy: TcpPolicy,
   preferredPort = DEFAULT_TCP_PORT,
 ): Promise<BoundEndpoints> {
   mkdirSync(paths.runDir, { recursive: true, mode: 0o700 });
@@ -42,16 +45,22 @@ export async function bindEndpoints(
     listeners.push(listenUnix(paths.socket, onConnection));
     chmodSync(paths.socket, 0o600);
   }
-  let tcp: Listener;
-  try {
-    tcp = listenTcp(TCP_HOST, preferredPort, onConnection);
-  } catch {
-    // Port taken (often by another daemon on another home): let the OS pick.
-    tcp = listenTcp(TCP_HOST, 0, onConnection);
+  let tcpPort = 0;
+  rmSync(paths.portFile, { force: true });
+  if (tcpPolicy.listen) {
+    let tcp: Listener;
+    try {
+      tcp = listenTcp(TCP_HOST, preferredPort, onConnection, tcpPolicy.admit);
+    } catch {
+      // Port taken (often by another daemon on another home): let the OS pick.
+      tcp = listenTcp(TCP_HOST, 0, onConnection, tcpPolicy.admit);
+    }
+    listeners.push(tcp);
+    tcpPort = tcp.port ?? 0;
+    writeFileSync(paths.portFile, String(tcpPort), { mode: 0o600 });
+  } else if (listeners.length === 0) {
+    throw new Error("no endpoint to listen on: on Windows the daemon is reached over TCP only; set [system.tcp] enabled = true in config.toml");
   }
-  listeners.push(tcp);
-  const tcpPort = tcp.port ?? 0;
-  writeFileSync(paths.portFile, String(tcpPort));
   return {
     tcpPort,
     close() {

@@ -11,6 +11,7 @@ import { parse } from "smol-toml";
 import { CONFIG_TEMPLATE } from "./config/template.ts";
 import { appendTables, removeTables } from "./config/toml-edit.ts";
 import { writeFileAtomic } from "./config/write.ts";
+import { tightenHome } from "./home-modes.ts";
 
 export type HomeLog = (message: string) => void;
 
@@ -87,7 +88,7 @@ function moveDisabledTable(p: HomePaths, log: HomeLog): void {
  */
 export function scaffoldHome(home: string, log: HomeLog): HomePaths {
   const p = homePaths(home);
-  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
 
   step(log, "crab.toml to config.toml", () => moveIfAbsent(join(home, "crab.toml"), p.config, log));
   step(log, "skills/ to local/skills/", () => {
@@ -111,5 +112,6 @@ export function scaffoldHome(home: string, log: HomeLog): HomePaths {
 
   // 0600: this file is where API keys end up.
   if (!fs.existsSync(p.config)) writeFileAtomic(p.config, CONFIG_TEMPLATE, { mode: 0o600 });
+  tightenHome(p);
   return p;
 }

@@ -58,13 +58,28 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
-/** `2026-11-22T10:00:00.000Z INFO listening socket=/x port=6688` */
+/**
+ * `2026-11-22T10:00:00.000Z INFO listening socket=/x port=6688`. One event is
+ * one line: control characters anywhere (a client's name holding a newline)
+ * are escaped, so nothing a client sends can forge a line.
+ */
 export function formatLine(level: LogLevel, msg: string, fields?: LogFields): string {
-  let line = `${new Date().toISOString()} ${level.toUpperCase()} ${msg}`;
+  let line = `${new Date().toISOString()} ${level.toUpperCase()} ${escapeControls(msg)}`;
   for (const [key, value] of Object.entries(fields ?? {})) {
-    line += ` ${key}=${SECRET_KEY.test(key) ? "<redacted>" : quote(value)}`;
+    line += ` ${escapeControls(key)}=${SECRET_KEY.test(key) ? "<redacted>" : quote(value)}`;
   }
   return line + "\n";
+}
+
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+const CONTROLS = "\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029";
+const CONTROL = new RegExp(`[${CONTROLS}]`, "g");
+const HAS_CONTROL = new RegExp(`[${CONTROLS}]`);
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** `a\nb` → `a\\nb`: every control character as a visible escape. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function quote(value: unknown): string {
@@ -78,7 +93,8 @@ function quote(value: unknown): string {
       text = String(value);
     }
   }
-  return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+  // JSON.stringify escapes C0 controls but not DEL, C1 or U+2028/9.
+  return /[\s"=]/.test(text) || HAS_CONTROL.test(text) ? escapeControls(JSON.stringify(text)) : text;
 }
 
 /** daemon.log → daemon.log.1 → … → daemon.log.N (oldest dropped). */

@@ -221,6 +221,7 @@ export class Client {
       throw new Error("connection closed by the daemon");
     }
     if (event.kind === "too_large") throw new Error(`reply frame too large: ${event.length} bytes`);
+    if (event.kind === "abandoned") throw new Error(event.message);
     const msg = decodeServerMessage(event.payload).msg;
     if (msg.case === undefined) throw new Error("empty server message");
     return msg;

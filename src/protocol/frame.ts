@@ -22,7 +22,9 @@ export class FrameTooLargeError extends Error {
 
 export type FrameEvent =
   | { kind: "frame"; payload: Uint8Array }
-  | { kind: "too_large"; length: number };
+  | { kind: "too_large"; length: number }
+  /** The transport gave up on a partial frame (too slow, or over the shared memory cap); the peer is told why. */
+  | { kind: "abandoned"; code: number; message: string };
 
 /**
  * Incremental frame reader. Bytes arrive in arbitrary chunks; complete frames
@@ -39,6 +41,13 @@ export class FrameDecoder {
     return this.buffered;
   }
 
+  /** Drops what is buffered and refuses further input. */
+  abandon(): void {
+    this.poisoned = true;
+    this.chunks = [];
+    this.buffered = 0;
+  }
+
   push(chunk: Uint8Array): FrameEvent[] {
     if (this.poisoned) return [];
     if (chunk.length > 0) {
@@ -49,9 +58,7 @@ export class FrameDecoder {
     while (this.buffered >= HEADER_BYTES) {
       const length = this.peekLength();
       if (length > MAX_FRAME_BYTES) {
-        this.poisoned = true;
-        this.chunks = [];
-        this.buffered = 0;
+        this.abandon();
         events.push({ kind: "too_large", length });
         break;
       }

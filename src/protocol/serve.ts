@@ -15,6 +15,8 @@ export interface FrameChannel {
   close(): Promise<void>;
   pauseReading(): void;
   resumeReading(): void;
+  /** True while part of a frame has arrived (the connection is not idle then). */
+  readonly receiving?: boolean;
 }
 
 export interface ServeOptions {
@@ -22,6 +24,15 @@ export interface ServeOptions {
   /** Aborted on daemon shutdown: running jobs see it through their context. */
   shutdown: AbortSignal;
   onError?: (message: string) => void;
+  /** Rewrites the message of every ErrorMsg before it leaves (the daemon hides its home's path). */
+  scrubError?: (message: string) => string;
+  /**
+   * A connection with nothing in flight (no request, no subscription or run
+   * streaming, no partial frame) for this long is closed. Unset: never.
+   */
+  idleTimeoutMs?: number;
+  /** Told when a connection is closed for being idle. */
+  onIdle?: () => void;
 }
 
 /** Requests queued beyond this stop reads until the backlog shrinks. */
@@ -40,10 +51,14 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
   });
   options.shutdown.addEventListener("abort", () => wake?.(), { once: true });
   channel.onFrame((event) => {
-    if (event.kind === "too_large") {
-      // Answer, then hang up: the body is never read (protocol.md §2.3).
-      const message = `frame too large: ${event.length} bytes (max ${MAX_FRAME_BYTES})`;
-      void channel.send(encodeServerMessage(errorReply(400, message))).then(
+    if (event.kind !== "frame") {
+      // Answer, then hang up: the body is never read (protocol.md §2.3), or
+      // the transport gave up on it (README "Connection limits").
+      const reply =
+        event.kind === "too_large"
+          ? errorReply(400, `frame too large: ${event.length} bytes (max ${MAX_FRAME_BYTES})`)
+          : errorReply(event.code, event.message);
+      void channel.send(encodeServerMessage(reply)).then(
         () => channel.close(),
         () => channel.close(),
       );
@@ -64,7 +79,21 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
     wake?.();
   });
 
-  const write = (reply: Reply) => channel.send(encodeReply(reply));
+  /** Waits for a frame (or close, or shutdown), or until the connection has been idle too long. */
+  const nextWork = async (): Promise<"woken" | "idle"> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const outcome = await new Promise<"woken" | "idle">((resolve) => {
+      wake = () => resolve("woken");
+      if (options.idleTimeoutMs !== undefined) timer = setTimeout(() => resolve("idle"), options.idleTimeoutMs);
+    });
+    clearTimeout(timer);
+    wake = undefined;
+    return outcome;
+  };
+
+  const scrub = options.scrubError ?? ((m: string) => m);
+  const write = (reply: Reply) =>
+    channel.send(encodeReply(reply.case === "error" ? errorReply(reply.value.code ?? 500, scrub(reply.value.message ?? "")) : reply));
 
   return (async () => {
     while (!signal.aborted || queue.length > 0) {
@@ -72,8 +101,10 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
       const item = queue.shift();
       if (!item) {
         if (options.shutdown.aborted) break;
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
+        if ((await nextWork()) === "idle" && !channel.receiving) {
+          options.onIdle?.();
+          break;
+        }
         continue;
       }
       if (paused && queue.length < MAX_QUEUED_REQUESTS / 2) {

@@ -16,7 +16,8 @@ export function tempPathFor(path: string): string {
 export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
   let mode = 0o600;
   try {
-    mode = (await stat(path)).mode & 0o7777;
+    // The owner's bits only: a file left group- or world-readable by an older version is closed on rewrite.
+    mode = (await stat(path)).mode & 0o700;
   } catch {
     // a new file: private by default, sessions hold conversations
   }

@@ -1,6 +1,7 @@
 // `ListConversations` and `GetConversationHistory` over the files in
 // `sessions/` (daemon.md §6.8).
-import { readdir, readFile, stat } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
+import { readRegularText } from "./regular-file.ts";
 import { join, resolve } from "node:path";
 import { countMessageLinesOf, loadSessionFile } from "./file.ts";
 import { parseMetaLine } from "./jsonl.ts";
@@ -91,9 +92,9 @@ interface ScannedFile {
 /** Modification time, message lines and meta uptime; undefined if the file vanished or is not a file. */
 async function scanFile(path: string): Promise<ScannedFile | undefined> {
   try {
-    const info = await stat(path);
+    const info = await lstat(path);
     if (!info.isFile()) return undefined;
-    const text = await readFile(path, "utf8");
+    const text = await readRegularText(path);
     const end = text.indexOf("\n");
     const meta = parseMetaLine(end === -1 ? text : text.slice(0, end));
     return { mtimeMs: info.mtimeMs, messageCount: countMessageLinesOf(text), aliveSecs: meta?.uptime_secs ?? 0 };

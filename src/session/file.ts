@@ -2,7 +2,8 @@
 // plain line appends; the only other writes (create, meta rewrite) go through
 // a temp file + rename, so a crash leaves at worst a torn last line.
 import { constants } from "node:fs";
-import { access, open, readFile, rename } from "node:fs/promises";
+import { access, rename } from "node:fs/promises";
+import { openRegular, readRegularFile, readRegularText } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
 import { syncDir, writeFileAtomic } from "./atomic.ts";
@@ -70,7 +71,7 @@ export async function appendCompactMarker(path: string, summary: string, after: 
 export function appendLines(path: string, lines: string[], create = false): Promise<void> {
   const data = Buffer.from(`${lines.join("\n")}\n`);
   return withFileLock(path, async () => {
-    const handle = await open(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0), 0o600);
+    const handle = await openRegular(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0));
     try {
       // A torn last line (crash mid-append) must not swallow the first new line.
       const { size } = await handle.stat();
@@ -98,7 +99,7 @@ export function loadSessionFile(path: string): Promise<LoadedSession> {
 
 async function readSessionText(path: string): Promise<string> {
   try {
-    return await readFile(path, "utf8");
+    return await readRegularText(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new SessionFileError(path, "missing", `session file ${path} does not exist`);
@@ -126,7 +127,7 @@ function parseSessionText(path: string, text: string): LoadedSession {
 /** Replace the meta line (temp file + rename); the caller passes `created_at` to keep. */
 export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
   return withFileLock(path, async () => {
-    const data = await readFile(path);
+    const data = await readRegularFile(path);
     const end = data.indexOf(NEWLINE);
     const rest = end === -1 ? Buffer.alloc(0) : data.subarray(end + 1);
     await writeFileAtomic(path, Buffer.concat([Buffer.from(`${metaToLine(meta)}\n`), rest]));
@@ -165,7 +166,7 @@ async function exists(path: string): Promise<boolean> {
 
 /** Message lines per §6.8: non-blank lines after the meta line not containing `"compact"`. */
 export async function countMessageLines(path: string): Promise<number> {
-  return countMessageLinesOf(await readFile(path, "utf8"));
+  return countMessageLinesOf(await readRegularText(path));
 }
 
 export function countMessageLinesOf(text: string): number {

@@ -1,4 +1,5 @@
 // Session file names: `{agent}_{slug}_{seq}[_{titleslug}].jsonl` (daemon.md §6.3, §6.8).
+import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { senderSlug, titleSlug } from "./slug.ts";
@@ -53,13 +54,29 @@ export function withTitleSlug(name: string, slug: string): string {
   const parts = stem.split("_");
   const seqAt = parts.findIndex((p, i) => i >= 2 && ALL_DIGITS.test(p));
   const kept = seqAt === -1 ? stem : parts.slice(0, seqAt + 1).join("_");
-  return `${kept}_${slug}${SESSION_EXT}`;
+  // The slug is cut so that the name still fits the file system.
+  const fitted = cutToBytes(slug, MAX_NAME_BYTES - Buffer.byteLength(`${kept}_${SESSION_EXT}`));
+  return fitted ? `${kept}_${fitted}${SESSION_EXT}` : `${kept}${SESSION_EXT}`;
 }
 
-/** Names in `dir` (none when it does not exist). */
-async function fileNames(dir: string): Promise<string[]> {
+/** File names longer than this fail on common file systems (ENAMETOOLONG). */
+export const MAX_NAME_BYTES = 255;
+
+/** `text` cut at a code point boundary to at most `max` UTF-8 bytes, without a trailing dash. */
+function cutToBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  let out = "";
+  for (const ch of text) {
+    if (Buffer.byteLength(out + ch) > max) break;
+    out += ch;
+  }
+  return out.replace(/-+$/, "");
+}
+
+/** Entries of `dir` (none when it does not exist); their types come from the directory, nothing is opened. */
+async function entries(dir: string): Promise<Dirent[]> {
   try {
-    return await readdir(dir);
+    return await readdir(dir, { withFileTypes: true });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
@@ -79,27 +96,29 @@ function seqAfterPrefix(name: string, prefix: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-async function identitySeqs(dir: string, agent: string, createdBy: string): Promise<Array<[number, string]>> {
+/** The identity's names in `dir` with their seqs; `regularOnly` drops FIFOs, devices, links and directories. */
+async function identitySeqs(dir: string, agent: string, createdBy: string, regularOnly: boolean): Promise<Array<[number, string]>> {
   const prefix = `${agent}_${senderSlug(createdBy)}_`;
   const found: Array<[number, string]> = [];
-  for (const name of await fileNames(dir)) {
-    const seq = seqAfterPrefix(name, prefix);
-    if (seq !== undefined) found.push([seq, name]);
+  for (const entry of await entries(dir)) {
+    if (regularOnly && !entry.isFile()) continue;
+    const seq = seqAfterPrefix(entry.name, prefix);
+    if (seq !== undefined) found.push([seq, entry.name]);
   }
   return found;
 }
 
-/** 1 + the highest seq of the identity's files in `dir` (1 if none). */
+/** 1 + the highest seq of the identity's names in `dir` (1 if none), whatever they are: a new file never takes a used name. */
 export async function nextSeq(dir: string, agent: string, createdBy: string): Promise<number> {
   let max = 0;
-  for (const [seq] of await identitySeqs(dir, agent, createdBy)) max = Math.max(max, seq);
+  for (const [seq] of await identitySeqs(dir, agent, createdBy, false)) max = Math.max(max, seq);
   return max + 1;
 }
 
-/** Path of the identity's file with the highest seq, or undefined if it has none. */
+/** Path of the identity's regular file with the highest seq, or undefined if it has none. */
 export async function latestSessionFile(dir: string, agent: string, createdBy: string): Promise<string | undefined> {
   let best: [number, string] | undefined;
-  for (const entry of await identitySeqs(dir, agent, createdBy)) {
+  for (const entry of await identitySeqs(dir, agent, createdBy, true)) {
     if (best === undefined || entry[0] > best[0]) best = entry;
   }
   return best === undefined ? undefined : join(dir, best[1]);

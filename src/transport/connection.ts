@@ -2,6 +2,7 @@
 // bounded outgoing buffering with back-pressure. Knows nothing of protobuf.
 import type { Socket } from "bun";
 import { FrameDecoder, encodeFrame, type FrameEvent } from "../protocol/frame.ts";
+import type { FrameLimits } from "./frame-budget.ts";
 
 /** Outgoing bytes we hold in user space before `send` makes callers wait. */
 const HIGH_WATER_BYTES = 1024 * 1024;
@@ -22,6 +23,10 @@ export class FramedConnection {
   private closeListeners: Array<() => void> = [];
   private isClosed = false;
   private discardInput = false;
+  private limits?: FrameLimits;
+  /** Bytes of a partial frame counted against the shared budget. */
+  private held = 0;
+  private frameTimer?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly socket: Socket<unknown>) {}
 
@@ -43,26 +48,89 @@ export class FramedConnection {
     else this.closeListeners.push(listener);
   }
 
-  /** Stop reading from the peer (read-side back-pressure). */
+  /** Stop reading from the peer (read-side back-pressure); a partial frame's clock stops too, the wait is ours. */
   pauseReading(): void {
     this.socket.pause();
+    this.stopFrameTimer();
   }
 
   resumeReading(): void {
     this.socket.resume();
+    if (this.limits && this.held > 0 && !this.discardInput) this.startFrameTimer(this.limits.timeoutMs);
   }
 
-  /** Bun hands us the bytes; copy because chunks are kept across callbacks. */
+  /** A partial frame must arrive within `timeoutMs` and fit the shared budget, or the connection gives up on it. */
+  limitFrames(limits: FrameLimits): void {
+    this.limits = limits;
+  }
+
+  /** True while part of a frame has arrived and the rest has not. */
+  get receiving(): boolean {
+    return this.decoder.pendingBytes > 0;
+  }
+
+  /**
+   * Bun hands us a fresh buffer per callback, so a chunk is kept as it is:
+   * copying it would double the memory a partial frame costs until the next
+   * collection.
+   */
   handleData(chunk: Uint8Array): void {
-    if (this.discardInput) return;
-    for (const event of this.decoder.push(new Uint8Array(chunk))) {
-      if (!this.frameListener) {
-        this.early.push(event);
-        continue;
-      }
-      this.frameListener(event);
+    if (this.discardInput || this.isClosed) return;
+    const events = this.decoder.push(chunk);
+    if (!this.account(events.some((e) => e.kind === "frame"))) return;
+    for (const event of events) {
+      this.deliver(event);
       if (this.isClosed) return;
     }
+  }
+
+  /** To the listener, or kept for it when none listens yet. */
+  private deliver(event: FrameEvent): void {
+    if (this.frameListener) this.frameListener(event);
+    else this.early.push(event);
+  }
+
+  /** Books the partial frame against the limits; false when it was abandoned. */
+  private account(completedOne: boolean): boolean {
+    const limits = this.limits;
+    if (!limits) return true;
+    const pending = this.decoder.pendingBytes;
+    if (!limits.budget.resize(this.held, pending)) {
+      this.abandon(503, `daemon busy: partly received frames hold ${limits.budget.maxBytes} bytes, the most it buffers; send again later`);
+      return false;
+    }
+    this.held = pending;
+    if (pending === 0) this.stopFrameTimer();
+    else if (completedOne || this.frameTimer === undefined) this.startFrameTimer(limits.timeoutMs);
+    return true;
+  }
+
+  private startFrameTimer(ms: number): void {
+    this.stopFrameTimer();
+    this.frameTimer = setTimeout(() => this.abandon(408, `frame not complete within ${ms / 1000} s of its first byte`), ms);
+    this.frameTimer.unref?.();
+  }
+
+  private stopFrameTimer(): void {
+    clearTimeout(this.frameTimer);
+    this.frameTimer = undefined;
+  }
+
+  /** Gives up on the partial frame: its memory goes back at once, input is ignored from now on, the peer is told. */
+  private abandon(code: number, message: string): void {
+    this.stopFrameTimer();
+    this.decoder.abandon();
+    this.releaseHeld();
+    this.discardInput = true;
+    // The rest stays in the kernel: reading it only to throw it away costs memory.
+    this.socket.pause();
+    this.deliver({ kind: "abandoned", code, message });
+  }
+
+  private releaseHeld(): void {
+    if (this.held === 0) return;
+    this.limits?.budget.release(this.held);
+    this.held = 0;
   }
 
   /**
@@ -137,6 +205,9 @@ export class FramedConnection {
   handleClose(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.stopFrameTimer();
+    this.decoder.abandon();
+    this.releaseHeld();
     this.outgoing = [];
     this.outgoingBytes = 0;
     wake(this.writable);

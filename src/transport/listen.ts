@@ -1,6 +1,7 @@
 // UDS and TCP listeners: accept connections and hand each over as a FramedConnection.
 import { framedHandlers, type ConnectionSlot } from "./handlers.ts";
 import type { FramedConnection } from "./connection.ts";
+import type { TcpPair } from "./peer-uid.ts";
 
 export interface Listener {
   /** The bound TCP port (undefined for a Unix socket). */
@@ -20,12 +21,25 @@ export function listenUnix(path: string, onConnection: ConnectionHandler): Liste
   return { stop: (force = false) => server.stop(force) };
 }
 
+/** Decides whether a TCP peer may talk to us; refused ones are dropped before any byte is read. */
+export type TcpAdmission = (pair: TcpPair) => boolean;
+
 /** Binds loopback TCP; throws (EADDRINUSE etc.) when the port cannot be bound. */
-export function listenTcp(hostname: string, port: number, onConnection: ConnectionHandler): Listener {
+export function listenTcp(
+  hostname: string,
+  port: number,
+  onConnection: ConnectionHandler,
+  admit: TcpAdmission = () => true,
+): Listener {
   const server = Bun.listen<ConnectionSlot>({
     hostname,
     port,
     socket: framedHandlers((conn, socket) => {
+      const { localAddress, localPort, remoteAddress, remotePort } = socket;
+      if (!admit({ localAddress, localPort, remoteAddress, remotePort })) {
+        conn.abort();
+        return;
+      }
       socket.setNoDelay(true);
       onConnection(conn);
     }),

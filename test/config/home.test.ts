@@ -73,7 +73,8 @@ describe("scaffoldHome", () => {
     expect(read(p.config)).toBe(CONFIG_TEMPLATE);
     expect(fs.statSync(p.config).mode & 0o777).toBe(0o600);
     expect(parseConfigText(read(p.config)).config.system.tasks.max_concurrent).toBe(4);
-    expect(fs.readdirSync(home).sort()).toEqual(["config.toml", "local", "logs", "packages", "run", "sessions"]);
+    expect(fs.readdirSync(home).sort()).toEqual(["config.toml", "local", "logs", "memory", "packages", "run", "sessions"]);
+    for (const dir of [home, p.sessions, p.memoryDir, p.logsDir]) expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     expect(logged).toEqual([]);
   });
 

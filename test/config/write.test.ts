@@ -23,13 +23,19 @@ describe("writeFileAtomic", () => {
     expect(fs.readdirSync(dir)).toEqual(["config.toml"]);
   });
 
-  test("a new file gets the requested mode; an existing file keeps its mode", () => {
+  test("a new file gets the requested mode; an existing file keeps its mode but never more open than asked", () => {
     const dir = tempDir();
     const file = path.join(dir, "secret.toml");
-    writeFileAtomic(file, "x = 1\n", { mode: 0o600 });
+    writeFileAtomic(file, "x = 1\n");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.chmodSync(file, 0o644);
+    writeFileAtomic(file, "x = 2\n");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.chmodSync(file, 0o400);
+    writeFileAtomic(file, "x = 3\n", { mode: 0o644 });
+    expect(fs.statSync(file).mode & 0o777).toBe(0o400);
     fs.chmodSync(file, 0o640);
-    writeFileAtomic(file, "x = 2\n", { mode: 0o600 });
+    writeFileAtomic(file, "x = 4\n", { mode: 0o644 });
     expect(fs.statSync(file).mode & 0o777).toBe(0o640);
   });
 

@@ -40,3 +40,9 @@ test("debug lines are written only at debug level", () => {
   expect(text).toContain("DEBUG shown");
   cleanup(dir);
 });
+
+test("control characters in the message, keys and values are escaped, so one event is one line", () => {
+  const line = formatLine("info", "run\nfake", { sender: "a\nb\u0085c\u2028d\u001b[31m", "k\r": 1, plain: "x" });
+  expect(line.split("\n")).toHaveLength(2);
+  expect(line).toContain(String.raw`INFO run\nfake sender="a\nb\u0085c\u2028d\u001b[31m" k\r=1 plain=x`);
+});

@@ -246,12 +246,15 @@ describe("writing", () => {
     expect(loaded.messages).toEqual([user("a"), assistant("b")]);
   });
 
-  test("rewriteMeta leaves no temp file behind and keeps the file's mode", async () => {
+  test("rewriteMeta leaves no temp file behind and keeps the owner's bits of the file's mode, never group/other ones", async () => {
     const file = await newFile();
     fs.chmodSync(file, 0o640);
     await rewriteMeta(file, meta({ uptime_secs: 1 }));
     expect(fs.readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
-    expect(fs.statSync(file).mode & 0o777).toBe(0o640);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.chmodSync(file, 0o400);
+    await rewriteMeta(file, meta({ uptime_secs: 2 }));
+    expect(fs.statSync(file).mode & 0o777).toBe(0o400);
   });
 
   test("removeStaleTempFiles removes temp files of other processes only", async () => {

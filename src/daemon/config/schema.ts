@@ -205,12 +205,37 @@ export const budgetSchema = z.object(
   { error: "must be a table" },
 );
 export type BudgetConfig = z.output<typeof budgetSchema>;
+/**
+ * `[system.tcp]` (ours): loopback TCP. Unset, it is on where the peer's OS
+ * user can be checked (Linux) and off elsewhere; `true` elsewhere accepts any
+ * local user (README "Security").
+ */
+export const tcpSchema = z.object({ enabled: flag.optional() }, { error: "must be a table" });
+export type TcpConfig = z.output<typeof tcpSchema>;
+
+/** `[system.limits]` (ours): what one client, or many, may hold of the daemon. */
+export const limitsSchema = z.object(
+  {
+    /** Seconds a frame may take to arrive once its first byte has. */
+    frame_timeout: positive.default(30),
+    /** Bytes of partly received frames buffered across all connections (one maximum-size frame and room for others). */
+    frame_buffer_bytes: positive.default(24 * 1024 * 1024),
+    /** Seconds a connection with nothing in flight (no request, no subscription) stays open. */
+    idle_timeout: positive.default(600),
+    /** Open connections (Unix socket and TCP together). */
+    max_connections: positive.default(1024),
+  },
+  { error: "must be a table" },
+);
+export type LimitsConfig = z.output<typeof limitsSchema>;
 
 const systemSchema = z.object(
   {
     budget: budgetSchema.prefault({}),
     service: serviceSchema.prefault({}),
     sessions: sessionsSchema.prefault({}),
+    tcp: tcpSchema.prefault({}),
+    limits: limitsSchema.prefault({}),
     crab: agentConfigSchema.prefault({}),
     tasks: tasksSchema.prefault({}),
     memory: memorySchema.prefault({}),

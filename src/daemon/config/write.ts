@@ -8,7 +8,11 @@ import { basename, dirname, join } from "node:path";
 import { stringify } from "smol-toml";
 
 export interface WriteOptions {
-  /** Mode of a newly created file; an existing file keeps its own. */
+  /**
+   * Mode of a newly created file (default 0600). An existing file keeps its
+   * own mode, less any group/other bit this one lacks: a rewrite never
+   * leaves a file more open than asked.
+   */
   mode?: number;
 }
 
@@ -19,9 +23,10 @@ export interface WriteOptions {
 export function writeFileAtomic(path: string, text: string, options: WriteOptions = {}): void {
   const dir = dirname(path);
   const tmp = join(dir, `${basename(path)}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
-  let mode = options.mode ?? 0o644;
+  const requested = options.mode ?? 0o600;
+  let mode = requested;
   try {
-    mode = fs.statSync(path).mode & 0o7777;
+    mode = fs.statSync(path).mode & (0o700 | requested);
   } catch {
     // no existing file: use the requested mode
   }

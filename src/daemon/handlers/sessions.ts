@@ -11,6 +11,7 @@ import { resolveSessionPath, SessionPathError } from "../../session/paths.ts";
 import { outcomeError, streamFrame, tokenUsage } from "../frames.ts";
 import type { DaemonState } from "../state.ts";
 import { startTurn } from "../turn.ts";
+import { checkSender } from "../request-names.ts";
 
 /** How long ReplyToAsk waits for a question that is about to be asked (protocol.md §5.1). */
 const ASK_REPLY_GRACE_MS = 100;
@@ -31,6 +32,7 @@ interface RunRequest {
 
 export function sessionHandlers(state: DaemonState): Handlers {
   const begin = async (req: RunRequest, ctx: RequestContext, streaming: boolean) => {
+    checkSender(req.sender);
     const session = await resolveSession(state, req);
     const task = startTurn(state.host, session, {
       content: req.content,
@@ -121,6 +123,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
     },
 
     listConversations: async ({ agent, sender }) => {
+      checkSender(sender);
       const found = await listConversations(state.paths.sessions, agent, sender);
       return {
         case: "conversationList",

@@ -1,13 +1,14 @@
 // Small file helpers for the memory folder: text reads that treat a missing
 // file as absent, and atomic text writes (tmp file + rename, design.md).
-import { readFile } from "node:fs/promises";
 import { writeFileAtomic } from "../../session/atomic.ts";
+import { readRegularText } from "../../session/regular-file.ts";
 
 const encoder = new TextEncoder();
 
 export async function readTextIfExists(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, "utf8");
+    // Never a FIFO or device: a model's bash can make one in memory/.
+    return await readRegularText(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;

@@ -1,0 +1,45 @@
+// Who may talk to the daemon over loopback TCP: only its own OS user. On Linux
+// the peer's uid comes from /proc/net/tcp{,6}; where it cannot be looked up,
+// TCP stays off unless `[system.tcp] enabled = true` says otherwise.
+import { canLookUpPeers, peerUid } from "../transport/peer-uid.ts";
+import type { TcpAdmission } from "../transport/listen.ts";
+import type { TcpConfig } from "./config/schema.ts";
+import type { Logger } from "./log.ts";
+
+export interface TcpPolicy {
+  /** False: no TCP listener at all. */
+  listen: boolean;
+  admit: TcpAdmission;
+  /** Said once at start when TCP is open to every local user, or off. */
+  warning?: string;
+}
+
+export function tcpPolicy(config: TcpConfig, log: Logger, checkable = canLookUpPeers()): TcpPolicy {
+  const owner = process.getuid?.();
+  if (checkable && owner !== undefined) {
+    return {
+      listen: config.enabled !== false,
+      admit: (pair) => {
+        const uid = peerUid(pair);
+        if (uid === owner) return true;
+        log.warn("refused a TCP connection from another OS user", {
+          peer: `${pair.remoteAddress}:${pair.remotePort}`,
+          uid: uid ?? "unknown",
+        });
+        return false;
+      },
+    };
+  }
+  if (config.enabled === true) {
+    return {
+      listen: true,
+      admit: () => true,
+      warning: "TCP is on ([system.tcp] enabled = true) but this OS cannot tell who connects: every local user can use this daemon",
+    };
+  }
+  return {
+    listen: false,
+    admit: () => false,
+    warning: "TCP is off: this OS cannot tell who connects over TCP (set [system.tcp] enabled = true to accept any local user)",
+  };
+}

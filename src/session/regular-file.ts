@@ -1,0 +1,38 @@
+// Opening only regular files: a FIFO or device named like a session (a model's
+// bash can `mkfifo sessions/crab_user_9.jsonl`) would block a read for ever and
+// tie up the thread pool. O_NONBLOCK makes the open itself return at once; the
+// descriptor is then checked before a single byte is read or written.
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+
+export class NotRegularFileError extends Error {
+  readonly code = "ENOTREG";
+  constructor(readonly path: string) {
+    super(`${path} is not a regular file`);
+  }
+}
+
+/** Opens `path` with `flags` (O_NONBLOCK added; created 0600 with O_CREAT) and fails unless it is a regular file. */
+export async function openRegular(path: string, flags: number = constants.O_RDONLY): Promise<FileHandle> {
+  const handle = await open(path, flags | constants.O_NONBLOCK, 0o600);
+  try {
+    if (!(await handle.stat()).isFile()) throw new NotRegularFileError(path);
+    return handle;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const handle = await openRegular(path);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function readRegularText(path: string): Promise<string> {
+  return (await readRegularFile(path)).toString("utf8");
+}

@@ -1,0 +1,100 @@
+// Who is on the other end of a loopback TCP connection (Linux): the owner uid
+// of the peer's socket, read from /proc/net/tcp and /proc/net/tcp6. The peer's
+// socket is the entry whose local address is our remote one and whose remote
+// address is our local one.
+import { readFileSync } from "node:fs";
+import { endianness } from "node:os";
+
+export interface TcpPair {
+  localAddress: string;
+  localPort: number;
+  remoteAddress: string;
+  remotePort: number;
+}
+
+const TABLES = ["/proc/net/tcp", "/proc/net/tcp6"];
+
+/** True where the peer's uid can be looked up (Linux with /proc). */
+export function canLookUpPeers(): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    readFileSync(TABLES[0], "utf8");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The uid owning the peer's end of `pair`, or undefined when no table lists it. */
+export function peerUid(pair: TcpPair, tables: string[] = TABLES): number | undefined {
+  const wantLocal = endpointKey(pair.remoteAddress, pair.remotePort);
+  const wantRemote = endpointKey(pair.localAddress, pair.localPort);
+  for (const table of tables) {
+    let text: string;
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    const uid = findUid(text, wantLocal, wantRemote);
+    if (uid !== undefined) return uid;
+  }
+  return undefined;
+}
+
+/** Scans one /proc/net/tcp{,6} text for the socket `local` → `remote`. */
+export function findUid(text: string, local: string, remote: string): number | undefined {
+  // Cheap pre-filter: only lines that mention the peer's port are parsed.
+  const port = `:${Number(local.slice(local.lastIndexOf(":") + 1)).toString(16).toUpperCase().padStart(4, "0")} `;
+  for (const line of text.split("\n").slice(1)) {
+    if (!line.includes(port)) continue;
+    const cols = line.trim().split(/\s+/);
+    if (cols.length < 8) continue;
+    const l = parseProcEndpoint(cols[1]);
+    const r = parseProcEndpoint(cols[2]);
+    if (l === local && r === remote) {
+      const uid = Number(cols[7]);
+      return Number.isInteger(uid) ? uid : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** `0100007F:1A20` or a 32-hex-digit IPv6 form → `127.0.0.1:6688` (v4-mapped IPv6 folded to IPv4). */
+export function parseProcEndpoint(field: string): string | undefined {
+  const [hex, portHex] = field.split(":");
+  if (!hex || !portHex || (hex.length !== 8 && hex.length !== 32)) return undefined;
+  const bytes: number[] = [];
+  // The kernel prints each 32-bit word in host byte order.
+  for (let w = 0; w < hex.length; w += 8) {
+    const word = [0, 2, 4, 6].map((i) => Number.parseInt(hex.slice(w + i, w + i + 2), 16));
+    bytes.push(...(endianness() === "LE" ? word.reverse() : word));
+  }
+  return endpointKey(bytesToAddress(bytes), Number.parseInt(portHex, 16));
+}
+
+function bytesToAddress(bytes: number[]): string {
+  if (bytes.length === 4) return bytes.join(".");
+  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  if (mapped) return bytes.slice(12).join(".");
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
+  return groups.join(":");
+}
+
+/** One spelling per address: `::ffff:127.0.0.1` → `127.0.0.1`, IPv6 groups expanded. */
+export function endpointKey(address: string, port: number): string {
+  return `${normalizeAddress(address)}:${port}`;
+}
+
+function normalizeAddress(address: string): string {
+  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (v4) return v4[1];
+  if (!address.includes(":")) return address;
+  const [head, tail = ""] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = address.includes("::") && tail ? tail.split(":") : [];
+  const missing = 8 - left.length - right.length;
+  const groups = [...left, ...Array(Math.max(missing, 0)).fill("0"), ...right];
+  return groups.map((g) => Number.parseInt(g || "0", 16).toString(16)).join(":");
+}
