@@ -27,7 +27,8 @@ import { expandConfig, type Env } from "./config/expand.ts";
 import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
-import { manifestAgents } from "./manifest.ts";
+import { manifestAgents, readManifest } from "./manifest.ts";
+import { toolPolicy } from "./tool-policy.ts";
 
 export const NO_PROVIDER_HINT =
   "no model configured: set [system.crab] model and a [provider.<name>] in config.toml, " +
@@ -59,6 +60,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     }
   }
   const manifest = manifestAgents(paths.localManifest);
+  const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: manifest, home: paths.home, env: options.env, log });
   // Order matters per hook point: prompt blocks (§7.3), injected context (§7.4).
   const mcpSpecs = mcpServerSpecs(paths, config.disabled.mcps, options.env);
   // The MCP SDK is loaded only when there is a server to connect.
@@ -66,7 +68,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     mcpSpecs.length === 0
       ? EMPTY_MCP_POOL
       : await (await import("../runtime/mcp/pool.ts")).connectMcpServers(mcpSpecs, {
-          baseEnv: options.env,
+          baseEnv: policy.env,
           extraEnv: config.env,
           warn: (m) => log.warn(m),
           clientVersion: pkg.version,
@@ -115,6 +117,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     noModelHint: NO_PROVIDER_HINT,
     home: paths.home,
     cwd: process.cwd(),
+    toolPolicy: policy,
   };
 }
 

@@ -11,6 +11,7 @@ import { compactionDue, compactionRequest, summarise } from "./compaction.ts";
 import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
 import type { Host } from "./host.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
+import { redactOutput } from "./redact-output.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
@@ -159,7 +160,8 @@ export async function* runTurn(
 
 /**
  * The run's dispatcher: refuses calls outside the agent's whitelist before
- * anything runs (daemon.md §11), and gives tools the session's context.
+ * anything runs (daemon.md §11), gives tools the session's context, and
+ * redacts every secret from what they answer (docs/security.md).
  */
 function scopedDispatcher(
   runtime: Runtime,
@@ -169,7 +171,9 @@ function scopedDispatcher(
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
       if (!allows(agent.toolWhitelist, call.name)) return { output: `tool not available: ${call.name}`, isError: true };
-      return runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent });
+      const policy = runtime.toolPolicy;
+      const outcome = await runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy });
+      return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },
   };
 }

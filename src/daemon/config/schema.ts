@@ -80,6 +80,10 @@ export const providerSchema = providerFields
   .superRefine((p, ctx) => checkProviderKind(p, ctx));
 export type ProviderConfig = Omit<z.output<typeof providerFields>, "kind" | "standard"> & { kind: ProviderKind };
 
+/** How tools are sandboxed (`[system.tools] sandbox`, ours; docs/security.md). */
+export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+const sandboxMode = z.enum(SANDBOX_MODES, { error: `must be one of ${SANDBOX_MODES.join(", ")}` });
+
 /** An agent config (§3.3; `[agents.<name>]` of §3.8 has the same keys). */
 export const agentConfigSchema = z.object(
   {
@@ -98,6 +102,10 @@ export const agentConfigSchema = z.object(
       .default(100000)
       .transform((v) => v ?? 0),
     compact_tool_max_len: count.default(1024),
+    // Ours (docs/security.md): overrides of `[system.tools]` for this agent's tools.
+    sandbox: sandboxMode.optional(),
+    writable: names.optional(),
+    network: flag.optional(),
   },
   { error: "must be a table" },
 );
@@ -159,6 +167,20 @@ export const disabledSchema = z.object(
 );
 export type DisabledConfig = z.output<typeof disabledSchema>;
 
+/** `[system.tools]` (ours, docs/security.md): the tool sandbox and the tools' environment. */
+export const toolsSchema = z.object(
+  {
+    sandbox: sandboxMode.default("auto"),
+    /** Paths tools may write besides the run's working directory and a private /tmp. */
+    writable: names.default([]),
+    network: flag.default(true),
+    /** Variables kept in the tools' environment although they look like credentials. */
+    env_passthrough: names.default([]),
+  },
+  { error: "must be a table" },
+);
+export type ToolsConfig = z.output<typeof toolsSchema>;
+
 const memoryLimit = text.regex(MEMORY_VALUE, 'must be bytes with K/M/G/T ("512M"), a percentage ("50%") or "infinity"');
 
 /** `[system.service]` (ours): limits rendered into the systemd unit by `crabtalk start`. */
@@ -177,6 +199,7 @@ const systemSchema = z.object(
     crab: agentConfigSchema.prefault({}),
     tasks: tasksSchema.prefault({}),
     memory: memorySchema.prefault({}),
+    tools: toolsSchema.prefault({}),
   },
   { error: "must be a table" },
 );
