@@ -38,7 +38,7 @@ export function bwrapArgs(spec: SandboxSpec, cwd: string): string[] {
   }
   for (const path of spec.hidden) {
     if (!existsSync(path)) continue;
-    if (statSync(path).isDirectory()) args.push("--tmpfs", path);
+    if (statSync(path).isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
   }
   args.push("--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session");
