@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runCli } from "../support/cli.ts";
 import { cleanup } from "../support/daemon.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
 
@@ -32,13 +33,16 @@ async function daemonWith(tools: string): Promise<LlmDaemon> {
 async function bashOutput(d: LlmDaemon, command: string, agent = "crab"): Promise<{ output: string; isError: boolean }> {
   d.fake.script({ toolCalls: [{ id: "m1", name: "bash", arguments: JSON.stringify({ command }) }] }, { text: "done" });
   const client = await d.daemon.client();
+  let result: { output: string; isError: boolean } | undefined;
   try {
+    // Read to the end: the scripted answer after the tool must be used by this run.
     for await (const e of client.stream({ agent, content: "go", sender: "missing-test" })) {
-      if (e.event.case === "toolResult") return { output: e.event.value.output, isError: e.event.value.isError };
+      if (e.event.case === "toolResult") result = { output: e.event.value.output, isError: e.event.value.isError };
     }
   } finally {
     await client.close();
   }
+  if (result) return result;
   throw new Error("no tool result");
 }
 
@@ -86,4 +90,18 @@ test("a bwrap that cannot create its namespaces counts as missing, with its reas
   expect(r.output).toContain("does not work here (bwrap: No permissions to create new namespace)");
   expect(r.output).toContain("apt-get install bubblewrap");
   cleanup(broken);
+});
+
+test("crabtalk doctor reports the sandbox: working with bwrap, a failure with the fix when required and missing", async () => {
+  const home = mkdtempSync(join(tmpdir(), "crabtalk-doctor-sandbox-"));
+  mkdirSync(home, { recursive: true });
+  await Bun.write(join(home, "config.toml"), '[system.tools]\nsandbox = "required"\n');
+  const withBwrap = await runCli(["doctor", "--json"], { home });
+  const found = JSON.parse(withBwrap.stdout).checks.find((c: { what: string }) => c.what.includes("tool sandbox"));
+  expect(found).toEqual({ outcome: "ok", what: expect.stringMatching(/^tool sandbox: bwrap \(.*bwrap\) works \(sandbox = "required"\)$/) });
+  const without = await runCli(["doctor"], { home, env: { PATH: bin } });
+  expect(without.code).toBe(1);
+  expect(without.stdout).toContain('✗ no tool sandbox: bubblewrap (bwrap) is not on PATH (sandbox = "required"): tools refuse to run');
+  expect(without.stdout).toContain("fix: install bubblewrap");
+  cleanup(home);
 });
