@@ -20,6 +20,7 @@ import { MemoryStore } from "../runtime/memory/store.ts";
 import { EMPTY_MCP_POOL } from "../runtime/mcp/types.ts";
 import { mcpHintLine, mcpHook } from "../runtime/mcp/hook.ts";
 import { mcpServerSpecs } from "./mcp-servers.ts";
+import { sandboxedArgv } from "../runtime/tools/sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { skillDirs } from "./skill-dirs.ts";
 import type { LoadedConfig } from "./config/load.ts";
@@ -62,7 +63,9 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const manifest = manifestAgents(paths.localManifest);
   const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: manifest, home: paths.home, env: options.env, log });
   // Order matters per hook point: prompt blocks (§7.3), injected context (§7.4).
-  const mcpSpecs = mcpServerSpecs(paths, config.disabled.mcps, options.env);
+  // Servers marked `sandbox = true` run under the system-wide tool sandbox, in the daemon's directory.
+  const mcpSandbox = policy.sandboxFor("");
+  const mcpSpecs = mcpServerSpecs(paths, config.disabled.mcps, options.env, (argv) => sandboxedArgv(mcpSandbox, process.cwd(), argv), (m) => log.warn(m));
   // The MCP SDK is loaded only when there is a server to connect.
   const mcp =
     mcpSpecs.length === 0

@@ -4,16 +4,36 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { McpServerSpec } from "../runtime/mcp/types.ts";
+import type { Argv } from "../runtime/tools/sandbox.ts";
 import { expandMcpServer, type Env } from "./config/expand.ts";
 import type { HomePaths } from "./paths.ts";
 import { manifestMcps } from "./manifest.ts";
 
-export function mcpServerSpecs(paths: HomePaths, disabled: readonly string[], env: Env): McpServerSpec[] {
+/** Wraps a stdio server's command line in the sandbox, or says why it cannot run. */
+export type SandboxWrap = (argv: Argv) => { argv: Argv } | { error: string };
+
+export function mcpServerSpecs(
+  paths: HomePaths,
+  disabled: readonly string[],
+  env: Env,
+  sandbox: SandboxWrap = (argv) => ({ argv }),
+  warn: (message: string) => void = () => {},
+): McpServerSpec[] {
   const specs: McpServerSpec[] = [];
   for (const server of Object.values(manifestMcps(paths.localManifest))) {
     if (disabled.includes(server.name)) continue;
     const s = expandMcpServer(server, env);
-    specs.push({ name: s.name, command: s.command || undefined, args: s.args, env: s.env, url: s.url || undefined });
+    let command = s.command || undefined;
+    let args = s.args;
+    if (command && !s.url && s.sandbox) {
+      const wrapped = sandbox([command, ...args]);
+      if ("error" in wrapped) {
+        warn(`mcp server '${s.name}' skipped: ${wrapped.error}`);
+        continue;
+      }
+      [command, ...args] = wrapped.argv;
+    }
+    specs.push({ name: s.name, command, args, env: s.env, url: s.url || undefined });
   }
   for (const component of componentPorts(paths.runDir)) {
     if (!specs.some((s) => s.name === component.name)) {

@@ -141,6 +141,8 @@ const mcpServerFields = z.object(
     url: text.optional(),
     auto_restart: flag.default(true),
     auth: flag.default(false),
+    // Ours (docs/security.md): run this stdio server inside the tool sandbox.
+    sandbox: flag.optional(),
   },
   { error: "must be a table" },
 );
