@@ -10,6 +10,8 @@ import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
 import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
+import { confinedHandlers } from "./confine.ts";
+import { toolOrigin } from "./tool-origin.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
 
@@ -36,7 +38,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const open = new Set<Promise<void>>();
   const endpoints = await bindEndpoints(paths, (conn) => {
     const served = serveConnection(conn, {
-      handlers,
+      handlers: state.host.toolProcesses.empty ? handlers : confinedHandlers(handlers, state, toolOrigin(conn.peerSocket, state.host.toolProcesses).catch(() => new Set<string>())),
       shutdown: shutdown.signal,
       onError: (m) => log.debug(m),
     }).finally(() => {

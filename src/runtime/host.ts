@@ -6,6 +6,7 @@ import type { Runtime } from "./runtime.ts";
 import { Semaphore } from "./semaphore.ts";
 import { SessionTable } from "./sessions.ts";
 import type { TaskResult, TaskRunner } from "./tools/delegate.ts";
+import { ToolProcesses } from "./tool-processes.ts";
 
 export const DELEGATE_IDENTITY = "delegate";
 
@@ -13,6 +14,8 @@ export class Host implements TaskRunner {
   readonly asks = new AskRegistry();
   readonly sessions: SessionTable;
   readonly tasks = new Semaphore(4);
+  /** Processes started by tools, for confining their connections (docs/security.md). */
+  readonly toolProcesses = new ToolProcesses();
   taskTimeoutSecs = 300;
   /** The current runtime; swapped atomically on reload. */
   runtime!: Runtime;

@@ -12,6 +12,7 @@ import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
 import type { Host } from "./host.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
 import { redactOutput } from "./redact-output.ts";
+import type { ToolProcesses } from "./tool-processes.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
@@ -114,7 +115,7 @@ export async function* runTurn(
     },
     model: route.model,
     history: session.history,
-    dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
+    dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal, processes: host.toolProcesses }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: input.signal,
     onStep: async (added) => {
@@ -166,13 +167,13 @@ export async function* runTurn(
 function scopedDispatcher(
   runtime: Runtime,
   agent: AgentDefinition,
-  run: { cwd: string; streaming: boolean; signal: AbortSignal },
+  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses },
 ): ToolDispatcher {
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
       if (!allows(agent.toolWhitelist, call.name)) return { output: `tool not available: ${call.name}`, isError: true };
       const policy = runtime.toolPolicy;
-      const outcome = await runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy });
+      const outcome = await runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes });
       return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },
   };

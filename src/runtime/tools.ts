@@ -7,6 +7,7 @@ import type { ToolOutcome } from "../agent/events.ts";
 import type { ToolContext } from "../agent/loop.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
+import type { ToolProcesses } from "./tool-processes.ts";
 
 /** What a tool handler knows of the call beyond its arguments. */
 export interface ToolCallContext extends ToolContext {
@@ -17,6 +18,8 @@ export interface ToolCallContext extends ToolContext {
   agentDef: AgentDefinition;
   /** Environment and sandbox for processes the tool starts; absent = the daemon's environment, unsandboxed. */
   policy?: ToolPolicy;
+  /** Where processes the tool starts are recorded, so their connections stay in the agent's scope. */
+  processes?: ToolProcesses;
 }
 
 export interface Tool<I = unknown> {

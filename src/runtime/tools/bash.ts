@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { z } from "zod";
 import type { ToolOutcome } from "../../agent/events.ts";
 import type { SandboxDecision } from "../tool-policy.ts";
+import { TOOL_TOKEN_VAR, type ToolProcesses } from "../tool-processes.ts";
 import type { Tool } from "../tools.ts";
 import { sandboxedArgv } from "./sandbox.ts";
 
@@ -40,6 +41,8 @@ export const bashTool: Tool<z.output<typeof input>> = {
       baseEnv: ctx.policy?.env,
       env: args.env,
       sandbox: ctx.policy?.sandboxFor(ctx.agentDef.name),
+      processes: ctx.processes,
+      agent: ctx.agentDef.name,
       timeoutSecs: args.timeout ?? BASH_DEFAULT_TIMEOUT_SECS,
       signal: ctx.signal,
     });
@@ -53,6 +56,9 @@ export interface BashOptions {
   /** The model's extra variables. */
   env: Record<string, string>;
   sandbox?: SandboxDecision;
+  /** Records the process for `agent`, so its connections to the daemon stay in that agent's scope. */
+  processes?: ToolProcesses;
+  agent?: string;
   timeoutSecs: number;
   signal: AbortSignal;
 }
@@ -73,7 +79,8 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
     try {
       child = spawn(program, args, {
         cwd: options.cwd,
-        env: { ...(options.baseEnv ?? process.env), ...options.env },
+        // The model's variables first: it cannot overwrite the token.
+        env: { ...(options.baseEnv ?? process.env), ...options.env, ...toolToken(options) },
         detached: true, // own process group: kill(-pid) reaches every child
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -81,6 +88,7 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       resolve(result("", `bash failed: ${(err as Error).message}`, -1, true));
       return;
     }
+    if (child.pid !== undefined && options.processes && options.agent !== undefined) options.processes.register(child.pid, options.agent);
     const out = new CappedBuffer(BASH_OUTPUT_CAP);
     const errOut = new CappedBuffer(BASH_OUTPUT_CAP);
     child.stdout?.on("data", (b: Buffer) => out.push(b));
@@ -115,6 +123,10 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       else resolve(result(out.text(), errOut.text(), signal ? -1 : (code ?? -1), false));
     });
   });
+}
+
+function toolToken(options: BashOptions): Record<string, string> {
+  return options.processes && options.agent !== undefined ? { [TOOL_TOKEN_VAR]: options.processes.token(options.agent) } : {};
 }
 
 function errorReason(signal: AbortSignal): string {
