@@ -28,9 +28,10 @@ export function toolPolicy(input: ToolPolicyInput): ToolPolicy {
   const availability = tools.sandbox === "off" && !Object.values(input.agents).some((a) => a.sandbox && a.sandbox !== "off")
     ? { kind: "none" as const, reason: 'sandbox = "off"' }
     : probeSandbox(input.env);
-  if (availability.kind === "none" && tools.sandbox === "auto" && !warned) {
+  if (availability.kind === "none" && tools.sandbox !== "off" && !warned) {
     warned = true;
-    input.log.warn(`${describeAvailability(availability)}: tools run unsandboxed (see docs/security.md)`);
+    const effect = tools.sandbox === "required" ? 'sandbox = "required": tools refuse to run' : "tools run unsandboxed";
+    input.log.warn(`${describeAvailability(availability)}: ${effect} (see docs/security.md)`);
   }
   const sandboxFor = sandboxPolicy({
     tools,
