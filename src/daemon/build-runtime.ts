@@ -27,6 +27,7 @@ import { joinPools } from "../runtime/mcp/join.ts";
 import type { McpPool } from "../runtime/mcp/types.ts";
 import { listInstalled } from "./packages/installed.ts";
 import { LOCAL_SOURCE, packageRepos, resolveAgents, resolveMcps } from "./packages/resolve.ts";
+import { sandboxedArgv } from "../runtime/tools/sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { skillDirs } from "./skill-dirs.ts";
 import type { LoadedConfig } from "./config/load.ts";
@@ -34,7 +35,8 @@ import { expandConfig, type Env } from "./config/expand.ts";
 import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
-import { manifestAgents, manifestMcps } from "./manifest.ts";
+import { manifestAgents, manifestMcps, readManifest } from "./manifest.ts";
+import { toolPolicy } from "./tool-policy.ts";
 
 export const NO_PROVIDER_HINT =
   "no model configured: set [system.crab] model and a [provider.<name>] in config.toml, " +
@@ -70,13 +72,23 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const warn = (m: string) => log.warn(m);
   const installed = listInstalled(paths.packages, paths.cacheRepos, warn);
   const sourcedAgents = resolveAgents(manifestAgents(paths.localManifest), installed, warn);
-  const mcpSpecs = mcpServerSpecs(resolveMcps(manifestMcps(paths.localManifest), installed, warn), config.disabled.mcps, options.env);
+  const agentConfigs = Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, a.config]));
+  const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: agentConfigs, home: paths.home, env: options.env, log });
+  // Servers marked `sandbox = true` run under the system-wide tool sandbox, in the daemon's directory.
+  const mcpSandbox = policy.sandboxFor("");
+  const mcpSpecs = mcpServerSpecs(
+    resolveMcps(manifestMcps(paths.localManifest), installed, warn),
+    config.disabled.mcps,
+    options.env,
+    (argv) => sandboxedArgv(mcpSandbox, process.cwd(), argv),
+    warn,
+  );
   // The MCP SDK is loaded only when there is a server to connect.
   const configured =
     mcpSpecs.length === 0
       ? EMPTY_MCP_POOL
       : await (await import("../runtime/mcp/pool.ts")).connectMcpServers(mcpSpecs, {
-          baseEnv: options.env,
+          baseEnv: policy.env,
           extraEnv: config.env,
           warn: (m) => log.warn(m),
           clientVersion: pkg.version,
@@ -140,6 +152,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     noModelHint: NO_PROVIDER_HINT,
     home: paths.home,
     cwd: process.cwd(),
+    toolPolicy: policy,
   };
 }
 

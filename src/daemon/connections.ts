@@ -10,7 +10,6 @@ import type { LimitsConfig } from "./config/schema.ts";
 import type { Logger } from "./log.ts";
 
 export interface ConnectionServerOptions {
-  handlers: Handlers;
   shutdown: AbortSignal;
   limits: LimitsConfig;
   log: Logger;
@@ -18,8 +17,8 @@ export interface ConnectionServerOptions {
 }
 
 export interface ConnectionServer {
-  /** Hands a new connection over; refused with a 503 when the cap is reached. */
-  accept(conn: FramedConnection): void;
+  /** Serves a new connection with `handlers`; refused with a 503 when the cap is reached. */
+  accept(conn: FramedConnection, handlers: Handlers): void;
   /** Settles when every connection being served has finished. */
   drained(): Promise<unknown>;
 }
@@ -41,7 +40,7 @@ export function connectionServer(options: ConnectionServerOptions): ConnectionSe
   const open = new Set<Promise<void>>();
   let refusedSinceLog = 0;
   return {
-    accept(conn) {
+    accept(conn, handlers) {
       if (open.size >= limits.max_connections) {
         if (refusedSinceLog++ === 0) log.warn("refusing connections: too many open", { max: limits.max_connections });
         const message = `too many connections: the daemon serves at most ${limits.max_connections} at once ([system.limits] max_connections)`;
@@ -54,7 +53,7 @@ export function connectionServer(options: ConnectionServerOptions): ConnectionSe
       refusedSinceLog = 0;
       conn.limitFrames(frames);
       const served = serveConnection(conn, {
-        handlers: options.handlers,
+        handlers,
         shutdown: options.shutdown,
         onError: (m) => log.debug(m),
         scrubError: options.scrubError,

@@ -14,6 +14,9 @@ import { connectionServer } from "./connections.ts";
 import { tcpPolicy } from "./tcp-peers.ts";
 import { DAEMON_UMASK } from "./home-modes.ts";
 import { homeHider } from "./hide-home.ts";
+import { confinedHandlers } from "./confine.ts";
+import { toolOrigin } from "./tool-origin.ts";
+import type { FramedConnection } from "../transport/connection.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
 
@@ -46,7 +49,6 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const ready = new Promise<void>((resolve) => (markStarted = resolve));
   // Limits are read at start: a reload does not change them.
   const connections = connectionServer({
-    handlers,
     shutdown: shutdown.signal,
     limits: state.config.config.system.limits,
     log,
@@ -54,7 +56,20 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   });
   const tcp = tcpPolicy(state.config.config.system.tcp, log);
   if (tcp.warning) log.warn(tcp.warning);
-  const endpoints = await bindEndpoints(paths, (conn) => void ready.then(() => connections.accept(conn)), tcp);
+  // A connection from a tool's process tree is confined to its agent's scope (docs/security.md);
+  // its origin is looked up at once, while the peer process is surely alive.
+  const handlersFor = (conn: FramedConnection) =>
+    state.host.toolProcesses.empty
+      ? handlers
+      : confinedHandlers(handlers, state, toolOrigin(conn.peerSocket, state.host.toolProcesses).catch(() => new Set<string>()));
+  const endpoints = await bindEndpoints(
+    paths,
+    (conn) => {
+      const served = handlersFor(conn);
+      void ready.then(() => connections.accept(conn, served));
+    },
+    tcp,
+  );
   const removeRunFiles = [writeRunFile(paths.pidFile, String(process.pid)), writeRunFile(paths.versionFile, VERSION)];
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });

@@ -1,16 +1,38 @@
 // Which MCP servers a runtime connects to (daemon.md §14.1): the enabled
 // servers of the local manifest, then of installed packages (first name wins),
-// expanded. Components found through run/<name>.port files are the
-// discovery's (components/discovery.ts), connected without a reload.
+// expanded; stdio servers marked `sandbox = true` wrapped in the tool sandbox.
+// Components found through run/<name>.port files are the discovery's
+// (components/discovery.ts), connected without a reload.
 import type { McpServerSpec } from "../runtime/mcp/types.ts";
+import type { Argv } from "../runtime/tools/sandbox.ts";
 import { expandMcpServer, type Env } from "./config/expand.ts";
 import type { SourcedMcp } from "./packages/resolve.ts";
 
-export function mcpServerSpecs(servers: readonly SourcedMcp[], disabled: readonly string[], env: Env): McpServerSpec[] {
-  return servers
-    .filter((m) => !disabled.includes(m.config.name))
-    .map(({ config }) => {
-      const s = expandMcpServer(config, env);
-      return { name: s.name, command: s.command || undefined, args: s.args, env: s.env, url: s.url || undefined };
-    });
+/** Wraps a stdio server's command line in the sandbox, or says why it cannot run. */
+export type SandboxWrap = (argv: Argv) => { argv: Argv } | { error: string };
+
+export function mcpServerSpecs(
+  servers: readonly SourcedMcp[],
+  disabled: readonly string[],
+  env: Env,
+  sandbox: SandboxWrap = (argv) => ({ argv }),
+  warn: (message: string) => void = () => {},
+): McpServerSpec[] {
+  const specs: McpServerSpec[] = [];
+  for (const { config } of servers) {
+    if (disabled.includes(config.name)) continue;
+    const s = expandMcpServer(config, env);
+    let command = s.command || undefined;
+    let args = s.args;
+    if (command && !s.url && s.sandbox) {
+      const wrapped = sandbox([command, ...args]);
+      if ("error" in wrapped) {
+        warn(`mcp server '${s.name}' skipped: ${wrapped.error}`);
+        continue;
+      }
+      [command, ...args] = wrapped.argv;
+    }
+    specs.push({ name: s.name, command, args, env: s.env, url: s.url || undefined });
+  }
+  return specs;
 }

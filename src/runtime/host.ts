@@ -8,6 +8,7 @@ import { SessionTable } from "./sessions.ts";
 import type { TaskResult, TaskRunner } from "./tools/delegate.ts";
 import type { UsageRecorder } from "./usage/step.ts";
 import type { ConversationIndex } from "./search/conversation-index.ts";
+import { ToolProcesses } from "./tool-processes.ts";
 
 export const DELEGATE_IDENTITY = "delegate";
 
@@ -15,6 +16,8 @@ export class Host implements TaskRunner {
   readonly asks = new AskRegistry();
   readonly sessions: SessionTable;
   readonly tasks = new Semaphore(4);
+  /** Processes started by tools, for confining their connections (docs/security.md). */
+  readonly toolProcesses = new ToolProcesses();
   taskTimeoutSecs = 300;
   /** Where each model round's usage goes (the daemon's ledger); none in bare runtimes. */
   usage?: UsageRecorder;

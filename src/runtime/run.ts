@@ -12,6 +12,8 @@ import { compactionDue, compactionRequest, summarise } from "./compaction.ts";
 import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
 import type { Host } from "./host.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
+import { redactOutput } from "./redact-output.ts";
+import type { ToolProcesses } from "./tool-processes.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
@@ -143,7 +145,7 @@ export async function* runTurn(
     },
     model,
     history: session.history,
-    dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
+    dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal, processes: host.toolProcesses }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: input.signal,
     beforeRequest: () =>
@@ -217,17 +219,20 @@ function fallbackChain(runtime: Runtime, primary: string, fallback: readonly str
 
 /**
  * The run's dispatcher: refuses calls outside the agent's whitelist before
- * anything runs (daemon.md §11), and gives tools the session's context.
+ * anything runs (daemon.md §11), gives tools the session's context, and
+ * redacts every secret from what they answer (docs/security.md).
  */
 function scopedDispatcher(
   runtime: Runtime,
   agent: AgentDefinition,
-  run: { cwd: string; streaming: boolean; signal: AbortSignal },
+  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses },
 ): ToolDispatcher {
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
       if (!allows(agent.toolWhitelist, call.name)) return { output: `tool not available: ${call.name}`, isError: true };
-      return runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent });
+      const policy = runtime.toolPolicy;
+      const outcome = await runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes });
+      return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },
   };
 }

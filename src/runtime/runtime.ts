@@ -3,6 +3,7 @@
 import type { Model } from "../model/types.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import type { RuntimeHook } from "./hooks.ts";
+import type { ToolPolicy } from "./tool-policy.ts";
 import type { ToolRegistry } from "./tools.ts";
 import type { PriceBook } from "./usage/prices.ts";
 
@@ -37,6 +38,8 @@ export interface Runtime {
   readonly home: string;
   /** Default working directory for tools. */
   readonly cwd: string;
+  /** The tools' environment, secrets and sandbox; absent = the daemon's environment, no sandbox. */
+  readonly toolPolicy?: ToolPolicy;
 }
 
 /** The model an agent runs on: its own, else the active one. */

@@ -6,6 +6,8 @@ import type { ToolCall, ToolSchema } from "../model/types.ts";
 import type { ToolOutcome } from "../agent/events.ts";
 import type { ToolContext } from "../agent/loop.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
+import type { ToolPolicy } from "./tool-policy.ts";
+import type { ToolProcesses } from "./tool-processes.ts";
 
 /** What a tool handler knows of the call beyond its arguments. */
 export interface ToolCallContext extends ToolContext {
@@ -14,6 +16,10 @@ export interface ToolCallContext extends ToolContext {
   /** False in Send runs and delegated runs: nothing can carry a question to a user. */
   streaming: boolean;
   agentDef: AgentDefinition;
+  /** Environment and sandbox for processes the tool starts; absent = the daemon's environment, unsandboxed. */
+  policy?: ToolPolicy;
+  /** Where processes the tool starts are recorded, so their connections stay in the agent's scope. */
+  processes?: ToolProcesses;
 }
 
 export interface Tool<I = unknown> {

@@ -34,6 +34,12 @@ export class FramedConnection {
     return this.isClosed;
   }
 
+  /** What the socket tells about its peer: its fd (to ask the kernel) and the TCP ports. */
+  get peerSocket(): { fd?: number; remotePort?: number; localPort?: number } {
+    const s = this.socket as Socket<unknown> & { fd?: number };
+    return { fd: s.fd, remotePort: s.remotePort || undefined, localPort: s.localPort || undefined };
+  }
+
   /** Receives every decoded frame (or the single oversize notice) in order. */
   onFrame(listener: (event: FrameEvent) => void): void {
     this.frameListener = listener;

@@ -14,7 +14,9 @@ let client: Client;
 let work: string;
 
 beforeAll(async () => {
-  env = await startLlmDaemon("openai", { extraConfig: "\n[system.tasks]\nmax_concurrent = 1\ntask_timeout = 20\n" });
+  // Delegated runs write to a shared directory outside their working directory:
+  // the sandbox would forbid it (test/security covers the sandbox).
+  env = await startLlmDaemon("openai", { extraConfig: '\n[system.tasks]\nmax_concurrent = 1\ntask_timeout = 20\n\n[system.tools]\nsandbox = "off"\n' });
   client = await env.daemon.client();
   work = mkdtempSync(join(tmpdir(), "crabtalk-work-"));
 });

@@ -7,6 +7,7 @@ import type { DaemonConfig } from "../../daemon/config/schema.ts";
 import { VERSION, versionLine } from "../../version.ts";
 import { connectClient } from "../connect.ts";
 import { findManager, isCompiled, selfCommand } from "../daemon-control.ts";
+import { sandboxCheck } from "./sandbox-check.ts";
 
 export type Outcome = "ok" | "fail" | "info";
 
@@ -174,6 +175,7 @@ export async function runChecks(paths: HomePaths, env: Env, options: { online?: 
   const { result, config } = await configCheck(paths);
   results.push(result);
   if (config) results.push(...providerChecks(config, env));
+  results.push(await sandboxCheck(config, env));
   results.push(await serviceCheck(env));
   results.push(...(await daemonChecks()));
   if (options.online && config) results.push(...(await onlineChecks(config, env)));

@@ -93,6 +93,10 @@ export const providerSchema = providerFields
   .superRefine((p, ctx) => checkProviderKind(p, ctx));
 export type ProviderConfig = Omit<z.output<typeof providerFields>, "kind" | "standard"> & { kind: ProviderKind };
 
+/** How tools are sandboxed (`[system.tools] sandbox`, ours; docs/security.md). */
+export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+const sandboxMode = z.enum(SANDBOX_MODES, { error: `must be one of ${SANDBOX_MODES.join(", ")}` });
+
 /** An agent config (§3.3; `[agents.<name>]` of §3.8 has the same keys). */
 export const agentConfigSchema = z.object(
   {
@@ -117,6 +121,10 @@ export const agentConfigSchema = z.object(
     // Budgets of one run (docs/usage.md): the run stops before a request that would pass one.
     max_usd_per_run: usd.optional(),
     max_tokens_per_run: positive.optional(),
+    // Ours (docs/security.md): overrides of `[system.tools]` for this agent's tools.
+    sandbox: sandboxMode.optional(),
+    writable: names.optional(),
+    network: flag.optional(),
   },
   { error: "must be a table" },
 );
@@ -152,6 +160,8 @@ const mcpServerFields = z.object(
     url: text.optional(),
     auto_restart: flag.default(true),
     auth: flag.default(false),
+    // Ours (docs/security.md): run this stdio server inside the tool sandbox.
+    sandbox: flag.optional(),
   },
   { error: "must be a table" },
 );
@@ -177,6 +187,20 @@ export const disabledSchema = z.object(
   { error: "must be a table" },
 );
 export type DisabledConfig = z.output<typeof disabledSchema>;
+
+/** `[system.tools]` (ours, docs/security.md): the tool sandbox and the tools' environment. */
+export const toolsSchema = z.object(
+  {
+    sandbox: sandboxMode.default("auto"),
+    /** Paths tools may write besides the run's working directory and a private /tmp. */
+    writable: names.default([]),
+    network: flag.default(true),
+    /** Variables kept in the tools' environment although they look like credentials. */
+    env_passthrough: names.default([]),
+  },
+  { error: "must be a table" },
+);
+export type ToolsConfig = z.output<typeof toolsSchema>;
 
 const memoryLimit = text.regex(MEMORY_VALUE, 'must be bytes with K/M/G/T ("512M"), a percentage ("50%") or "infinity"');
 
@@ -239,6 +263,7 @@ const systemSchema = z.object(
     crab: agentConfigSchema.prefault({}),
     tasks: tasksSchema.prefault({}),
     memory: memorySchema.prefault({}),
+    tools: toolsSchema.prefault({}),
   },
   { error: "must be a table" },
 );

@@ -4,7 +4,10 @@
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import type { ToolOutcome } from "../../agent/events.ts";
+import type { SandboxDecision } from "../tool-policy.ts";
+import { TOOL_TOKEN_VAR, type ToolProcesses } from "../tool-processes.ts";
 import type { Tool } from "../tools.ts";
+import { sandboxedArgv } from "./sandbox.ts";
 
 export const BASH_DEFAULT_TIMEOUT_SECS = 30;
 export const BASH_MAX_TIMEOUT_SECS = 600;
@@ -33,13 +36,29 @@ export const bashTool: Tool<z.output<typeof input>> = {
     if (ctx.sender?.includes(":")) {
       return { output: "bash is only available in the command line interface", isError: true };
     }
-    return runBash(args.command, { cwd: ctx.cwd, env: args.env, timeoutSecs: args.timeout ?? BASH_DEFAULT_TIMEOUT_SECS, signal: ctx.signal });
+    return runBash(args.command, {
+      cwd: ctx.cwd,
+      baseEnv: ctx.policy?.env,
+      env: args.env,
+      sandbox: ctx.policy?.sandboxFor(ctx.agentDef.name),
+      processes: ctx.processes,
+      agent: ctx.agentDef.name,
+      timeoutSecs: args.timeout ?? BASH_DEFAULT_TIMEOUT_SECS,
+      signal: ctx.signal,
+    });
   },
 };
 
 export interface BashOptions {
   cwd: string;
+  /** The tools' environment (default: the daemon's). */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** The model's extra variables. */
   env: Record<string, string>;
+  sandbox?: SandboxDecision;
+  /** Records the process for `agent`, so its connections to the daemon stay in that agent's scope. */
+  processes?: ToolProcesses;
+  agent?: string;
   timeoutSecs: number;
   signal: AbortSignal;
 }
@@ -50,11 +69,18 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       output: JSON.stringify({ stdout, stderr, exit_code: exitCode }),
       isError,
     });
+    const planned = sandboxedArgv(options.sandbox ?? { kind: "none" }, options.cwd, ["bash", "-c", command]);
+    if ("error" in planned) {
+      resolve(result("", planned.error, -1, true));
+      return;
+    }
+    const [program, ...args] = planned.argv;
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn("bash", ["-c", command], {
+      child = spawn(program, args, {
         cwd: options.cwd,
-        env: { ...process.env, ...options.env },
+        // The model's variables first: it cannot overwrite the token.
+        env: { ...(options.baseEnv ?? process.env), ...options.env, ...toolToken(options) },
         detached: true, // own process group: kill(-pid) reaches every child
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -62,6 +88,7 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       resolve(result("", `bash failed: ${(err as Error).message}`, -1, true));
       return;
     }
+    if (child.pid !== undefined && options.processes && options.agent !== undefined) options.processes.register(child.pid, options.agent);
     const out = new CappedBuffer(BASH_OUTPUT_CAP);
     const errOut = new CappedBuffer(BASH_OUTPUT_CAP);
     child.stdout?.on("data", (b: Buffer) => out.push(b));
@@ -96,6 +123,10 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       else resolve(result(out.text(), errOut.text(), signal ? -1 : (code ?? -1), false));
     });
   });
+}
+
+function toolToken(options: BashOptions): Record<string, string> {
+  return options.processes && options.agent !== undefined ? { [TOOL_TOKEN_VAR]: options.processes.token(options.agent) } : {};
 }
 
 function errorReason(signal: AbortSignal): string {

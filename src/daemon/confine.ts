@@ -1,0 +1,53 @@
+// Scope holds (docs/security.md): a connection from the process tree of a
+// scoped agent's tool may only run that agent's members. It may ping, read a
+// member's definition and run a member; everything else is refused with 400,
+// so a tool cannot reconfigure the daemon to unscope itself either.
+import type { Handlers, RequestContext } from "../protocol/server.ts";
+import { operationName, type ClientCase } from "../protocol/codec.ts";
+import { badRequest } from "../protocol/errors.ts";
+import type { DaemonState } from "./state.ts";
+
+/** The members a connection from these agents' tools may run; undefined = not confined. */
+export function allowedMembers(state: DaemonState, origin: ReadonlySet<string>): Set<string> | undefined {
+  let allowed: Set<string> | undefined;
+  for (const name of origin) {
+    const agent = state.host.runtime.agents.get(name);
+    // An agent that is gone, or scoped (a tool whitelist), confines; an unscoped one does not.
+    if (agent && agent.toolWhitelist.length === 0) continue;
+    const members = new Set(agent?.members ?? []);
+    allowed = allowed ? new Set([...allowed].filter((m) => members.has(m))) : members;
+  }
+  return allowed;
+}
+
+interface RunTarget {
+  agent: string;
+  session?: bigint;
+  resumeFile?: string;
+}
+
+/** Handlers that wait for the connection's origin and refuse what is outside its scope. */
+export function confinedHandlers(handlers: Handlers, state: DaemonState, origin: Promise<ReadonlySet<string>>): Handlers {
+  const scope = origin.then((agents) => ({ agents: [...agents].join("', '"), members: allowedMembers(state, agents) }));
+  const refuse = (what: string, agents: string) => badRequest(`${what} is not allowed from the tools of scoped agent '${agents}'`);
+  const checkRun = (target: RunTarget, members: Set<string>, agents: string) => {
+    if (target.resumeFile) throw refuse("resuming a conversation file", agents);
+    const agent = target.session !== undefined ? (state.host.sessions.get(target.session)?.agent ?? "") : target.agent;
+    if (!members.has(agent)) throw refuse(`running agent '${agent || target.agent}' (not in its members)`, agents);
+  };
+  const wrapped: Record<string, unknown> = {};
+  for (const [key, handler] of Object.entries(handlers)) {
+    const op = key as ClientCase;
+    wrapped[op] = async (request: unknown, ctx: RequestContext) => {
+      const { agents, members } = await scope;
+      if (members && op !== "ping") {
+        if (op === "send" || op === "stream") checkRun(request as RunTarget, members, agents);
+        else if (op === "getAgent") {
+          if (!members.has((request as { name: string }).name)) throw refuse(`reading agent '${(request as { name: string }).name}'`, agents);
+        } else throw refuse(operationName(op), agents);
+      }
+      return (handler as (r: unknown, c: RequestContext) => unknown)(request, ctx);
+    };
+  }
+  return wrapped as Handlers;
+}

@@ -1,0 +1,118 @@
+// Which sandbox the tools of each agent run in (docs/security.md "Tool
+// sandbox"): `[system.tools]` with per-agent overrides, against what this
+// machine offers. A bwrap that is installed but cannot create its namespaces
+// (some containers) counts as unavailable, with the reason.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { SandboxDecision } from "../runtime/tool-policy.ts";
+import type { Env } from "./config/expand.ts";
+import type { AgentConfig, ToolsConfig } from "./config/schema.ts";
+import { defaultHome } from "./paths.ts";
+
+export type SandboxAvailability =
+  | { kind: "bwrap" | "sandbox-exec"; command: string }
+  | { kind: "none"; reason: string };
+
+export const BWRAP_INSTALL_HINT =
+  "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; " +
+  'Arch: sudo pacman -S bubblewrap), or set [system.tools] sandbox = "auto" or "off" in config.toml';
+
+/** Credential stores under the user's home that no tool may see. */
+const CREDENTIAL_STORES = [
+  ".ssh",
+  ".aws",
+  ".azure",
+  ".config/gcloud",
+  ".config/gh",
+  ".kube",
+  ".docker",
+  ".gnupg",
+  ".password-store",
+  ".local/share/keyrings",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".git-credentials",
+];
+
+const probed = new Map<string, SandboxAvailability>();
+
+/** Finds and tries the sandbox once per PATH (the result is kept for reloads). */
+export function probeSandbox(env: Env, platform: NodeJS.Platform = process.platform): SandboxAvailability {
+  const path = env.PATH ?? "";
+  const key = `${platform}\0${path}`;
+  let found = probed.get(key);
+  if (!found) {
+    found = probe(path, platform);
+    probed.set(key, found);
+  }
+  return found;
+}
+
+function probe(path: string, platform: NodeJS.Platform): SandboxAvailability {
+  if (platform === "linux") {
+    const command = Bun.which("bwrap", { PATH: path });
+    if (!command) return { kind: "none", reason: "bubblewrap (bwrap) is not on PATH" };
+    // The same namespaces a run uses, network off included.
+    const trial = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--die-with-parent", "--", "true"];
+    const r = spawnSync(command, trial, { encoding: "utf8", timeout: 10_000 });
+    if (r.status === 0) return { kind: "bwrap", command };
+    const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n")[0];
+    return { kind: "none", reason: `${command} does not work here (${why}); user namespaces may be disabled in this container` };
+  }
+  if (platform === "darwin") {
+    const command = Bun.which("sandbox-exec", { PATH: path }) ?? (existsSync("/usr/bin/sandbox-exec") ? "/usr/bin/sandbox-exec" : undefined);
+    if (!command) return { kind: "none", reason: "sandbox-exec is not available" };
+    const r = spawnSync(command, ["-p", "(version 1)(allow default)", "true"], { timeout: 10_000 });
+    return r.status === 0 ? { kind: "sandbox-exec", command } : { kind: "none", reason: `${command} does not work here` };
+  }
+  return { kind: "none", reason: `no tool sandbox is implemented on ${platform}` };
+}
+
+/** One line for `crabtalk doctor` and the start-up warning. */
+export function describeAvailability(a: SandboxAvailability): string {
+  return a.kind === "none" ? `no tool sandbox: ${a.reason}` : `tool sandbox: ${a.kind} (${a.command}) works`;
+}
+
+/** Paths a sandboxed tool never sees: the crabtalk home(s), credential stores, the user's runtime directory (agent sockets). */
+export function hiddenPaths(home: string, env: Env): string[] {
+  const user = env.HOME || homedir();
+  const paths = [home, defaultHome(env), ...CREDENTIAL_STORES.map((p) => join(user, p))];
+  if (env.XDG_RUNTIME_DIR) paths.push(env.XDG_RUNTIME_DIR);
+  if (env.CLOUDSDK_CONFIG) paths.push(env.CLOUDSDK_CONFIG);
+  return [...new Set(paths.map((p) => resolve(p)))];
+}
+
+export type AgentSandboxKeys = Pick<AgentConfig, "sandbox" | "writable" | "network">;
+
+export interface SandboxPolicyInput {
+  tools: ToolsConfig;
+  /** Per-agent overrides by agent name. */
+  agents: Record<string, AgentSandboxKeys>;
+  availability: SandboxAvailability;
+  home: string;
+  env: Env;
+}
+
+/** The decision for each agent's tools. */
+export function sandboxPolicy(input: SandboxPolicyInput): (agent: string) => SandboxDecision {
+  const hidden = hiddenPaths(input.home, input.env);
+  const user = input.env.HOME || homedir();
+  const expand = (p: string) => resolve(p === "~" ? user : p.startsWith("~/") ? join(user, p.slice(2)) : p);
+  return (agent) => {
+    const own = input.agents[agent] ?? {};
+    const mode = own.sandbox ?? input.tools.sandbox;
+    const a = input.availability;
+    if (mode === "off") return { kind: "none" };
+    const network = own.network ?? input.tools.network;
+    if (a.kind === "none") {
+      if (mode === "auto" && network) return { kind: "none" };
+      if (!network) return { kind: "refuse", message: `tools refuse to run: network = false needs the sandbox, but ${a.reason}; ${BWRAP_INSTALL_HINT}` };
+      return { kind: "refuse", message: `tools refuse to run: sandbox = "required" but ${a.reason}; ${BWRAP_INSTALL_HINT}` };
+    }
+    const writable = [...input.tools.writable, ...(own.writable ?? [])].map(expand);
+    return { kind: a.kind, command: a.command, spec: { writable, hidden, network } };
+  };
+}

@@ -1,0 +1,78 @@
+// The processes tools started, and for which agent (docs/security.md "Scope
+// holds"). The daemon asks this when a connection comes in, to confine a
+// connection from a tool's process tree to that agent's members.
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+/** The variable each tool process carries: a random token the daemon knows. */
+export const TOOL_TOKEN_VAR = "CRABTALK_TOOL_TOKEN";
+
+interface Root {
+  pid: number;
+  /** /proc start time: a reused pid is not the same process. */
+  startTime: string;
+  agent: string;
+}
+
+/** Roots kept; the oldest go first beyond this. */
+const MAX_ROOTS = 4096;
+
+export class ToolProcesses {
+  private readonly roots = new Map<number, Root>();
+  private readonly tokens = new Map<string, string>();
+
+  /** A fresh token for one tool process of `agent`, to put in its environment. */
+  token(agent: string): string {
+    const token = randomBytes(18).toString("base64url");
+    this.tokens.set(token, agent);
+    trim(this.tokens);
+    return token;
+  }
+
+  /** Records a process a tool started (its children are found through it). */
+  register(pid: number, agent: string): void {
+    const startTime = processStartTime(pid);
+    if (startTime === undefined) return; // already gone: nothing of it can connect
+    this.roots.delete(pid);
+    this.roots.set(pid, { pid, startTime, agent });
+    trim(this.roots);
+  }
+
+  get empty(): boolean {
+    return this.roots.size === 0 && this.tokens.size === 0;
+  }
+
+  /** The agent whose root is this exact process (pid and start time), if any. */
+  rootAgent(pid: number, startTime: string | undefined): string | undefined {
+    const root = this.roots.get(pid);
+    return root && root.startTime === startTime ? root.agent : undefined;
+  }
+
+  /** The agent of a session led by a tool root (a detached child keeps its session). */
+  sessionAgent(sid: number): string | undefined {
+    return this.roots.get(sid)?.agent;
+  }
+
+  tokenAgent(token: string): string | undefined {
+    return this.tokens.get(token);
+  }
+}
+
+function trim<K, V>(map: Map<K, V>): void {
+  while (map.size > MAX_ROOTS) map.delete(map.keys().next().value as K);
+}
+
+/** Field 22 of /proc/<pid>/stat (Linux); undefined elsewhere or when gone. */
+export function processStartTime(pid: number): string | undefined {
+  return statFields(pid)?.[19];
+}
+
+/** The fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, session, ...]. */
+export function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,77 @@
+// The command line that runs a tool process inside the sandbox the daemon
+// chose (docs/security.md "Tool sandbox"): bubblewrap on Linux, sandbox-exec
+// on macOS. Read-only filesystem but the working directory, the writable
+// paths and a private /tmp; hidden paths invisible; network optional.
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { sep } from "node:path";
+import type { SandboxDecision, SandboxSpec } from "../tool-policy.ts";
+
+export type Argv = [string, ...string[]];
+
+/**
+ * The argv running `inner` under `decision` with `cwd` writable, or an error
+ * message when it cannot run (refused, or the working directory is hidden).
+ */
+export function sandboxedArgv(decision: SandboxDecision, cwd: string, inner: Argv): { argv: Argv } | { error: string } {
+  switch (decision.kind) {
+    case "none":
+      return { argv: inner };
+    case "refuse":
+      return { error: decision.message };
+    case "bwrap":
+    case "sandbox-exec": {
+      const dir = real(cwd);
+      if (decision.spec.hidden.some((h) => within(dir, real(h)))) {
+        return { error: `the working directory ${cwd} is inside a path the sandbox hides (the crabtalk home or a credential store)` };
+      }
+      const args = decision.kind === "bwrap" ? bwrapArgs(decision.spec, dir) : ["-p", sandboxExecProfile(decision.spec, dir)];
+      return { argv: [decision.command, ...args, ...(decision.kind === "bwrap" ? ["--"] : []), ...inner] };
+    }
+  }
+}
+
+/** bubblewrap options: later mounts win, so hidden paths are mounted last. */
+export function bwrapArgs(spec: SandboxSpec, cwd: string): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  for (const path of [cwd, ...spec.writable]) {
+    if (existsSync(path)) args.push("--bind", path, path);
+  }
+  for (const path of spec.hidden) {
+    if (!existsSync(path)) continue;
+    if (statSync(path).isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
+    else args.push("--ro-bind", "/dev/null", path);
+  }
+  args.push("--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session");
+  if (!spec.network) args.push("--unshare-net");
+  args.push("--chdir", cwd);
+  return args;
+}
+
+/** A macOS sandbox profile (SBPL) with the same promises. Written to the documented format; not tested on macOS. */
+export function sandboxExecProfile(spec: SandboxSpec, cwd: string): string {
+  const q = (p: string) => JSON.stringify(p);
+  const tmp = ["/private/tmp", "/private/var/folders"];
+  const lines = [
+    "(version 1)",
+    "(allow default)",
+    "(deny file-write*)",
+    `(allow file-write* ${[cwd, ...spec.writable, ...tmp].map((p) => `(subpath ${q(p)})`).join(" ")} (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))`,
+  ];
+  if (spec.hidden.length > 0) {
+    lines.push(`(deny file-read* file-write* ${spec.hidden.map((p) => `(subpath ${q(p)})`).join(" ")})`);
+  }
+  if (!spec.network) lines.push("(deny network*)");
+  return lines.join("\n");
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function within(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
