@@ -127,6 +127,8 @@ function toSettings(name: string, p: ProviderConfig): ProviderSettings {
     models: p.models,
     maxRetries: p.max_retries,
     timeoutSecs: p.timeout,
+    streamIdleTimeoutSecs: p.stream_idle_timeout,
+    maxAnswerBytes: p.max_answer_bytes,
     apiVersion: p.api_version,
     region: p.region,
     accessKey: p.access_key,

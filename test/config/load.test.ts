@@ -88,7 +88,7 @@ describe("defaults", () => {
     expect(config.system.crab.compact_threshold).toBe(0);
   });
 
-  test("provider defaults: kind openai, max_retries 2, timeout 30", () => {
+  test("provider defaults: kind openai, max_retries 2, timeout 30, stream_idle_timeout 120, max_answer_bytes 4 MiB", () => {
     const { config } = parseConfigText('[provider.openai]\napi_key = "sk-1"\nmodels = ["gpt-4o"]\n');
     expect(config.provider.openai).toEqual({
       kind: "openai",
@@ -96,6 +96,8 @@ describe("defaults", () => {
       models: ["gpt-4o"],
       max_retries: 2,
       timeout: 30,
+      stream_idle_timeout: 120,
+      max_answer_bytes: 4 * 1024 * 1024,
     });
   });
 

@@ -16,6 +16,29 @@ export interface ScriptedTurn {
   cutAfterChunks?: number;
   /** Wait before responding. */
   delayMs?: number;
+  /** Streaming: end the body cleanly without the end marker (no finish_reason/[DONE], no message_stop). */
+  truncate?: boolean;
+  /** Answer 200 with this body, which is not an event stream. */
+  garbage?: string;
+  /** Streaming: send this many SSE chunks, then keep the connection open and send nothing more. */
+  stallAfterChunks?: number;
+  /** Stream this many bytes of text (in 64 KiB chunks) instead of `text`. */
+  hugeText?: number;
+}
+
+const HUGE_PIECE = "x".repeat(64 * 1024);
+
+/** The pieces a turn's text is streamed in. */
+export function textPieces(turn: ScriptedTurn): string[] {
+  if (turn.hugeText === undefined) return turn.text ? pieces(turn.text) : [];
+  const out: string[] = [];
+  for (let left = turn.hugeText; left > 0; left -= HUGE_PIECE.length) out.push(left >= HUGE_PIECE.length ? HUGE_PIECE : HUGE_PIECE.slice(0, left));
+  return out;
+}
+
+/** A 200 answer whose body is not an event stream. */
+export function garbageResponse(body: string): Response {
+  return new Response(body, { status: 200, headers: { "content-type": "text/html" } });
 }
 
 export interface RecordedRequest {
@@ -33,6 +56,8 @@ export interface FakeLLM {
   requests: RecordedRequest[];
   /** performance.timeOrigin + performance.now() when each streamed response's first content chunk was written. */
   firstChunkSentAt: number[];
+  /** How many streamed responses the client abandoned before their end (request aborted). */
+  readonly abandoned: number;
   stop(): Promise<void>;
 }
 
@@ -70,6 +95,7 @@ export interface SseEvent {
 export class FakeState {
   readonly requests: RecordedRequest[] = [];
   readonly firstChunkSentAt: number[] = [];
+  abandoned = 0;
   private readonly queue: ScriptedTurn[] = [];
 
   script(...turns: ScriptedTurn[]): void {
@@ -104,9 +130,10 @@ export class FakeState {
   /**
    * An SSE response writing `events` in order. With `cutAfter`, the body
    * errors after that many events, which makes Bun reset the connection
-   * without the closing chunk (the client sees ECONNRESET mid-body).
+   * without the closing chunk (the client sees ECONNRESET mid-body). With
+   * `stallAfter`, the body sends that many events and then nothing, open.
    */
-  sse(events: SseEvent[], cutAfter?: number): Response {
+  sse(events: SseEvent[], cutAfter?: number, stallAfter?: number): Response {
     let i = 0;
     let firstContentSeen = false;
     const encoder = new TextEncoder();
@@ -124,6 +151,9 @@ export class FakeState {
             return;
           }
         }
+        if (stallAfter !== undefined && i >= stallAfter) {
+          await new Promise(() => {}); // until the client goes away (cancel)
+        }
         const ev = events[i++];
         if (ev === undefined) {
           controller.close();
@@ -135,6 +165,9 @@ export class FakeState {
           firstContentSeen = true;
           state.firstChunkSentAt.push(now());
         }
+      },
+      cancel() {
+        state.abandoned++;
       },
     });
     return new Response(stream, {

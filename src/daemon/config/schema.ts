@@ -61,6 +61,10 @@ const providerFields = z.object(
       .min(1, "must list at least one model"),
     max_retries: count.default(2),
     timeout: count.default(30),
+    // Seconds a stream may stay silent between chunks; 0 = no limit.
+    stream_idle_timeout: count.default(120),
+    // Bytes of one answer (text, reasoning, tool arguments); 0 = no limit.
+    max_answer_bytes: count.default(4 * 1024 * 1024),
     api_version: text.optional(),
     region: text.optional(),
     access_key: text.optional(),
