@@ -45,7 +45,14 @@ export function streamFrame(agent: string, e: TurnEvent): Reply | undefined {
       const o = e.result as TurnOutcome;
       return wrap({
         case: "end",
-        value: { agent, error: outcomeError(o), provider: o.provider ?? "", model: o.model ?? "", usage: tokenUsage(o.usage) },
+        value: {
+          agent,
+          error: outcomeError(o),
+          provider: o.provider ?? "",
+          model: o.model ?? "",
+          usage: tokenUsage(o.usage),
+          interrupted: o.stopReason === "aborted",
+        },
       });
     }
   }

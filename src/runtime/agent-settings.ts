@@ -13,7 +13,11 @@ export interface AgentSettings {
   /** Estimated tokens that trigger auto-compaction; undefined = disabled. */
   compactThreshold?: number;
   compactToolMaxLen: number;
+  /** Wall-clock limit of one run in seconds; 0 = none. */
+  runTimeoutSecs: number;
 }
+
+export const DEFAULT_RUN_TIMEOUT_SECS = 30 * 60;
 
 export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   description: "",
@@ -24,6 +28,7 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   mcps: [],
   compactThreshold: 100_000,
   compactToolMaxLen: 1024,
+  runTimeoutSecs: DEFAULT_RUN_TIMEOUT_SECS,
 };
 
 /** A registered agent: settings plus its composed system prompt and tool whitelist. */

@@ -101,7 +101,11 @@ export async function* runTurn(
   }
 
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
-  const toolSignal = AbortSignal.any([session.killed.signal, ...(input.stopTools ? [input.stopTools] : [])]);
+  // Cancel, Kill and run_timeout stop the whole run, tools included; a client gone stops only the model.
+  const run = session.beginRun();
+  const timer = agent.runTimeoutSecs > 0 ? setTimeout(() => run.abort(new Error(`run exceeded run_timeout (${agent.runTimeoutSecs}s)`)), agent.runTimeoutSecs * 1000) : undefined;
+  const stopRun = AbortSignal.any([run.signal, session.killed.signal]);
+  const toolSignal = AbortSignal.any([stopRun, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {
       name: agent.name,
@@ -115,7 +119,7 @@ export async function* runTurn(
     history: session.history,
     dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
-    signal: input.signal,
+    signal: input.signal ? AbortSignal.any([stopRun, input.signal]) : stopRun,
     onStep: async (added) => {
       const batch = [...unsaved, ...added];
       unsaved = [];
@@ -138,18 +142,23 @@ export async function* runTurn(
   });
 
   let result: RunResult;
-  for (;;) {
-    const next = await loop.next();
-    if (next.done) {
-      result = next.value;
-      break;
+  try {
+    for (;;) {
+      const next = await loop.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+      if (next.value.type === "done") continue; // re-emitted below, after persistence
+      yield emit(next.value);
+      if (next.value.type === "tool_start") {
+        const questions = next.value.calls.filter((c) => c.name === "ask_user").flatMap((c) => parseAskQuestions(c.arguments) ?? []);
+        if (questions.length > 0) yield { type: "ask_user", questions };
+      }
     }
-    if (next.value.type === "done") continue; // re-emitted below, after persistence
-    yield emit(next.value);
-    if (next.value.type === "tool_start") {
-      const questions = next.value.calls.filter((c) => c.name === "ask_user").flatMap((c) => parseAskQuestions(c.arguments) ?? []);
-      if (questions.length > 0) yield { type: "ask_user", questions };
-    }
+  } finally {
+    clearTimeout(timer);
+    session.endRun(run);
   }
   const outcome = await finishWith({ ...result, provider: route.provider, model: modelName });
   yield emit({ type: "done", result: outcome });

@@ -29,8 +29,27 @@ export class Session {
 
   /** True while a run (not a background title job) holds the session. */
   running = false;
-  /** Aborted by Kill: cancels the session's tools (bash, pending ask_user). */
+  /** Aborted by Kill: stops the run in progress, its tools (bash, pending ask_user) included. */
   readonly killed = new AbortController();
+  /** The run in progress: aborting it stops the run (Cancel, run_timeout). */
+  private run: AbortController | undefined;
+
+  /** A run starts: the returned controller stops it. */
+  beginRun(): AbortController {
+    this.run = new AbortController();
+    return this.run;
+  }
+
+  endRun(run: AbortController): void {
+    if (this.run === run) this.run = undefined;
+  }
+
+  /** Stops the run in progress, if any; true when there was one. */
+  cancelRun(reason: string): boolean {
+    if (!this.run || this.run.signal.aborted) return false;
+    this.run.abort(new Error(reason));
+    return true;
+  }
 }
 
 export interface ResolveRequest {

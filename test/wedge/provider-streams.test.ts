@@ -4,22 +4,12 @@
 // the real SDKs, against fake servers of both wire formats.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { DaemonError } from "../../src/protocol/client.ts";
 import type { StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
+import { daemonError } from "../support/daemon-error.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { historyOf, sessionLines } from "../support/session-files.ts";
 
 const CAP = 64 * 1024;
-
-async function sendError(p: Promise<unknown>): Promise<DaemonError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof DaemonError) return err;
-    throw err;
-  }
-  throw new Error("the send succeeded");
-}
 
 async function waitFor(what: string, ok: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !ok(); i++) await Bun.sleep(10);
@@ -44,7 +34,7 @@ for (const flavour of ["openai", "anthropic"] as const) {
 
     test("a stream that ends cleanly without its end marker is an error; the answer is kept as partial", async () => {
       fx.env.fake.script({ text: "the first half of", truncate: true });
-      const err = await sendError(fx.client.send({ agent: "crab", content: "tell me", sender: "cut" }));
+      const err = await daemonError(fx.client.send({ agent: "crab", content: "tell me", sender: "cut" }));
       expect(err.code).toBe(500);
       expect(err.message).toContain(flavour === "openai" ? "ended without a finish_reason" : "ended without message_stop");
       const [, user, assistant] = lines("cut");
@@ -55,7 +45,7 @@ for (const flavour of ["openai", "anthropic"] as const) {
 
     test("a 200 body that is not an event stream is an error, not an empty answer", async () => {
       fx.env.fake.script({ garbage: "<html><body>502 Bad Gateway</body></html>" });
-      const err = await sendError(fx.client.send({ agent: "crab", content: "hello?", sender: "junk" }));
+      const err = await daemonError(fx.client.send({ agent: "crab", content: "hello?", sender: "junk" }));
       expect(err.code).toBe(500);
       expect(err.message).toContain("not an event stream");
       expect(lines("junk").slice(1)).toEqual([{ role: "user", content: "hello?" }]);
@@ -81,7 +71,7 @@ for (const flavour of ["openai", "anthropic"] as const) {
 
     test("an answer over max_answer_bytes ends the run with an error and is not saved beyond the cap", async () => {
       fx.env.fake.script({ hugeText: 1024 * 1024 });
-      const err = await sendError(fx.client.send({ agent: "crab", content: "flood me", sender: "huge" }));
+      const err = await daemonError(fx.client.send({ agent: "crab", content: "flood me", sender: "huge" }));
       expect(err.code).toBe(500);
       expect(err.message).toContain(`exceeds max_answer_bytes (${CAP} bytes)`);
       const [, , assistant] = lines("huge");

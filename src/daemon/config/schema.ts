@@ -102,6 +102,8 @@ export const agentConfigSchema = z.object(
       .default(100000)
       .transform((v) => v ?? 0),
     compact_tool_max_len: count.default(1024),
+    // Wall-clock seconds one run may take; 0 = no limit.
+    run_timeout: count.default(1800),
   },
   { error: "must be a table" },
 );
