@@ -28,7 +28,7 @@ export interface ProviderSettings {
   timeoutSecs?: number;
   /** Longest silence between two chunks of a stream, in seconds; default 120, 0 = none. */
   streamIdleTimeoutSecs?: number;
-  /** Cap on one streamed answer in bytes; default 4 MiB, 0 = none. */
+  /** Cap on one answer in bytes; default 4 MiB, 0 = none. */
   maxAnswerBytes?: number;
   /** Azure API version. */
   apiVersion?: string;

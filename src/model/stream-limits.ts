@@ -15,10 +15,23 @@ export interface StreamLimits {
 }
 
 export function withStreamLimits(adapter: Adapter, limits: StreamLimits): Adapter {
+  const tooLarge = () =>
+    new ProviderError(`provider error: the answer from ${adapter.baseUrl} exceeds max_answer_bytes (${limits.maxAnswerBytes} bytes)`, {
+      kind: "stream",
+    });
   return {
     baseUrl: adapter.baseUrl,
-    complete: (request) => adapter.complete(request),
-    stream: (request) => limitedStream(adapter, request, limits),
+    // A whole answer (titles, compaction summaries) obeys the cap too, so none is ever stored beyond it.
+    complete: async (request) => {
+      const response = await adapter.complete(request);
+      const bytes = [response.content, response.reasoning ?? "", ...response.toolCalls.map((c) => c.name + c.arguments)].reduce(
+        (n, s) => n + Buffer.byteLength(s),
+        0,
+      );
+      if (limits.maxAnswerBytes > 0 && bytes > limits.maxAnswerBytes) throw tooLarge();
+      return response;
+    },
+    stream: (request) => limitedStream(adapter, request, limits, tooLarge),
   };
 }
 
@@ -35,7 +48,12 @@ export function chunkBytes(chunk: StreamChunk): number {
   }
 }
 
-async function* limitedStream(adapter: Adapter, request: ModelRequest, limits: StreamLimits): AsyncGenerator<StreamChunk> {
+async function* limitedStream(
+  adapter: Adapter,
+  request: ModelRequest,
+  limits: StreamLimits,
+  tooLarge: () => ProviderError,
+): AsyncGenerator<StreamChunk> {
   const controller = new AbortController();
   const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
   const chunks = adapter.stream({ ...request, signal })[Symbol.asyncIterator]();
@@ -54,12 +72,7 @@ async function* limitedStream(adapter: Adapter, request: ModelRequest, limits: S
         return;
       }
       bytes += chunkBytes(next.value);
-      if (limits.maxAnswerBytes > 0 && bytes > limits.maxAnswerBytes) {
-        throw new ProviderError(
-          `provider error: the answer from ${adapter.baseUrl} exceeds max_answer_bytes (${limits.maxAnswerBytes} bytes)`,
-          { kind: "stream" },
-        );
-      }
+      if (limits.maxAnswerBytes > 0 && bytes > limits.maxAnswerBytes) throw tooLarge();
       yield next.value;
     }
   } finally {

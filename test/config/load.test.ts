@@ -167,6 +167,19 @@ describe("validation", () => {
     );
   });
 
+  test("max_answer_bytes is between 1 and 12 MiB, so a Send reply always fits a frame; stream_idle_timeout not negative", () => {
+    const p = (extra: string) => `[provider.openai]\napi_key = "k"\nmodels = ["m"]\n${extra}\n`;
+    expect(errorOf(p("max_answer_bytes = 0")).message).toBe("config.toml: provider.openai.max_answer_bytes: must be at least 1");
+    expect(errorOf(p(`max_answer_bytes = ${12 * 1024 * 1024 + 1}`)).message).toBe(
+      "config.toml: provider.openai.max_answer_bytes: must be at most 12582912 (12 MiB)",
+    );
+    expect(errorOf(p("stream_idle_timeout = -1")).message).toBe("config.toml: provider.openai.stream_idle_timeout: must not be negative");
+    expect(parseConfigText(p("max_answer_bytes = 1000\nstream_idle_timeout = 0")).config.provider.openai).toMatchObject({
+      max_answer_bytes: 1000,
+      stream_idle_timeout: 0,
+    });
+  });
+
   test("a provider with an empty models list", () => {
     expect(errorOf('[provider.openai]\napi_key = "k"\nmodels = []\n').message).toBe(
       "config.toml: provider.openai.models: must list at least one model",

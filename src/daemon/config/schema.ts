@@ -20,6 +20,9 @@ const kind = z.enum(PROVIDER_KINDS, {
   error: `must be one of ${PROVIDER_KINDS.join(", ")}`,
 });
 
+/** The largest `max_answer_bytes`: a Send reply with such an answer still fits a 16 MiB frame. */
+export const MAX_ANSWER_BYTES_LIMIT = 12 * 1024 * 1024;
+
 /** Requirements of one provider table that depend on its kind (§3.2). */
 function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   const missing = (key: keyof ProviderConfig): void => {
@@ -63,8 +66,9 @@ const providerFields = z.object(
     timeout: count.default(30),
     // Seconds a stream may stay silent between chunks; 0 = no limit.
     stream_idle_timeout: count.default(120),
-    // Bytes of one answer (text, reasoning, tool arguments); 0 = no limit.
-    max_answer_bytes: count.default(4 * 1024 * 1024),
+    // Bytes of one answer (text, reasoning, tool arguments). At most 12 MiB, so
+    // that a Send reply carrying it always fits a 16 MiB frame.
+    max_answer_bytes: positive.max(MAX_ANSWER_BYTES_LIMIT, `must be at most ${MAX_ANSWER_BYTES_LIMIT} (12 MiB)`).default(4 * 1024 * 1024),
     api_version: text.optional(),
     region: text.optional(),
     access_key: text.optional(),
