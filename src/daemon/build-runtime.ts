@@ -43,6 +43,11 @@ export interface BuildOptions {
   log: Logger;
   /** Where detection looks for Ollama (tests point it at a fake). */
   ollamaUrl?: string;
+  /**
+   * Return before the MCP servers are connected (daemon start: a hung server
+   * must not delay the daemon); the runtime's `whenMcpReady` has them.
+   */
+  mcpInBackground?: boolean;
 }
 
 export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
@@ -65,18 +70,22 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const mcp =
     mcpSpecs.length === 0
       ? EMPTY_MCP_POOL
-      : await (await import("../runtime/mcp/pool.ts")).connectMcpServers(mcpSpecs, {
+      : (await import("../runtime/mcp/pool.ts")).startMcpServers(mcpSpecs, {
           baseEnv: options.env,
           extraEnv: config.env,
           warn: (m) => log.warn(m),
           clientVersion: pkg.version,
         });
-  const mcpLine = mcpHintLine(mcp);
+  const background = options.mcpInBackground === true && mcpSpecs.length > 0;
+  if (!background) await mcp.ready([]);
   const skills = skillsHook({
     dirs: skillDirs(paths.home),
     disabled: config.disabled.skills,
     warn: (m) => log.warn(m),
-    leadLines: mcpLine ? [mcpLine] : [],
+    leadLines: () => {
+      const line = mcpHintLine(mcp);
+      return line ? [line] : [];
+    },
   });
   const memory = await MemoryStore.open(paths.memoryDir, (m) => log.warn(m));
   // One list serves every hook point, so its order is both the prompt-block
@@ -97,16 +106,17 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const tools = new ToolRegistry();
   for (const hook of hooks) hook.registerTools?.(tools);
   options.host.configureTasks(config.system.tasks.max_concurrent, config.system.tasks.task_timeout);
-  const agents = buildAgents({
-    hooks,
-    crab: toAgentSettings(config.system.crab),
-    identityFile: paths.crabMd,
-    manifestAgents: Object.fromEntries(Object.entries(manifest).map(([n, a]) => [n, toAgentSettings(a)])),
-    promptDirs: [paths.localAgents],
-    warn: (m) => log.warn(m),
-  });
-  return {
-    agents,
+  const composeAgents = (warn: (m: string) => void) =>
+    buildAgents({
+      hooks,
+      crab: toAgentSettings(config.system.crab),
+      identityFile: paths.crabMd,
+      manifestAgents: Object.fromEntries(Object.entries(manifest).map(([n, a]) => [n, toAgentSettings(a)])),
+      promptDirs: [paths.localAgents],
+      warn,
+    });
+  const runtime: Runtime = {
+    agents: composeAgents((m) => log.warn(m)),
     models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
     tools,
     hooks,
@@ -116,6 +126,9 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     home: paths.home,
     cwd: process.cwd(),
   };
+  if (!background) return runtime;
+  // The prompts name the connected servers: compose them again once they are known (warnings were given).
+  return { ...runtime, whenMcpReady: mcp.ready([]).then((): Runtime => ({ ...runtime, agents: composeAgents(() => {}) })) };
 }
 
 function toSettings(name: string, p: ProviderConfig): ProviderSettings {

@@ -31,10 +31,15 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   const sessionsDir = realpathSync(paths.sessions);
   const host = new Host(sessionsDir);
   const events = new EventBus();
-  const build = (loaded: LoadedConfig) =>
-    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
+  const build = (loaded: LoadedConfig, mcpInBackground = false) =>
+    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL, mcpInBackground });
   const initial = loadConfigFile(paths.config, env);
-  host.runtime = await build(initial);
+  // MCP servers connect in the background: the daemon answers at once.
+  const first = await build(initial, true);
+  host.runtime = first;
+  void first.whenMcpReady?.then((ready) => {
+    if (host.runtime === first) host.runtime = ready; // unless a reload replaced it meanwhile
+  });
   if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
   const state: DaemonState = {
     paths: { ...paths, sessions: sessionsDir },

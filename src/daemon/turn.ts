@@ -3,6 +3,7 @@
 // events from a queue.
 import { runTurn, type TurnEvent, type TurnInput, type TurnOutcome } from "../runtime/run.ts";
 import type { Host } from "../runtime/host.ts";
+import { runtimeFor } from "../runtime/runtime.ts";
 import type { Session } from "../runtime/sessions.ts";
 
 export interface TurnTask {
@@ -25,7 +26,8 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
     session.running = true;
     try {
       // The runtime current when the run starts serves all of it (a reload mid-run changes nothing).
-      const turn = runTurn(host.runtime, host, session, input);
+      const runtime = await runtimeFor(host.runtime, session.agent);
+      const turn = runTurn(runtime, host, session, input);
       for (;;) {
         const next = await turn.next();
         if (next.done) return next.value;

@@ -2,7 +2,7 @@
 // replies, the delegation limit — and runs delegated tasks (daemon.md §10.4).
 import { AskRegistry } from "./asks.ts";
 import { runTurn } from "./run.ts";
-import type { Runtime } from "./runtime.ts";
+import { runtimeFor, type Runtime } from "./runtime.ts";
 import { Semaphore } from "./semaphore.ts";
 import { SessionTable } from "./sessions.ts";
 import type { TaskResult, TaskRunner } from "./tools/delegate.ts";
@@ -27,7 +27,7 @@ export class Host implements TaskRunner {
   }
 
   async runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal): Promise<TaskResult> {
-    const runtime = this.runtime;
+    const runtime = await runtimeFor(this.runtime, agent);
     if (!runtime.agents.has(agent)) return { error: `agent '${agent}' not registered` };
     let release: () => void;
     try {

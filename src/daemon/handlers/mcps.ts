@@ -15,7 +15,14 @@ export function mcpHandlers(state: DaemonState): Handlers {
       const mcps = Object.entries(manifestMcps(state.paths.localManifest)).map(([key, m]) => {
         const enabled = !disabled.includes(m.name);
         const server = live.get(m.name);
-        const status = !enabled ? McpStatus.DISCONNECTED : server?.status === "connected" ? McpStatus.CONNECTED : McpStatus.FAILED;
+        // A server still connecting (daemon start) is DISCONNECTED with the error "connecting".
+        const status = !enabled
+          ? McpStatus.DISCONNECTED
+          : server?.status === "connected"
+            ? McpStatus.CONNECTED
+            : server?.status === "connecting"
+              ? McpStatus.DISCONNECTED
+              : McpStatus.FAILED;
         return {
           name: m.name || key,
           command: m.command,
@@ -28,7 +35,7 @@ export function mcpHandlers(state: DaemonState): Handlers {
           enabled,
           sourceKind: SourceKind.LOCAL,
           status,
-          error: enabled ? (server?.error ?? "not connected") : "",
+          error: !enabled ? "" : server?.status === "connecting" ? "connecting" : (server?.error ?? "not connected"),
           toolCount: server?.status === "connected" ? server.toolCount : 0,
         };
       });
