@@ -23,7 +23,7 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
   };
   const outcome = (async () => {
     const release = await session.lock.lock();
-    session.running = true;
+    session.beginRun();
     try {
       // The runtime current when the run starts serves all of it (a reload mid-run changes nothing).
       const runtime = await runtimeFor(host.runtime, session.agent);
@@ -34,7 +34,7 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
         push(next.value);
       }
     } finally {
-      session.running = false;
+      session.endRun();
       release();
       finished = true;
       wake?.();

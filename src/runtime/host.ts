@@ -41,7 +41,7 @@ export class Host implements TaskRunner {
     try {
       const session = await this.sessions.create(agent, DELEGATE_IDENTITY);
       const unlock = await session.lock.lock();
-      session.running = true;
+      session.beginRun();
       try {
         const turn = runTurn(runtime, this, session, { content: message, sender, signal, stopTools: signal, streaming: false, title: false });
         let next = await turn.next();
@@ -51,7 +51,7 @@ export class Host implements TaskRunner {
         if (outcome.stopReason === "error" || outcome.stopReason === "aborted") return { error: outcome.error ?? "task failed" };
         return { result: outcome.finalText };
       } finally {
-        session.running = false;
+        session.endRun();
         unlock();
         this.sessions.kill(session.id);
       }

@@ -41,7 +41,8 @@ export interface TurnOutcome extends RunResult {
 }
 
 /**
- * Runs one turn. The caller must hold `session.lock`. Yields agent events;
+ * Runs one turn. The caller must hold `session.lock` and have called
+ * `session.beginRun()` (so that a Cancel reaches the run). Yields agent events;
  * returns the outcome once everything the run added is on disk.
  */
 export async function* runTurn(
@@ -102,9 +103,12 @@ export async function* runTurn(
 
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
   // Cancel, Kill and run_timeout stop the whole run, tools included; a client gone stops only the model.
-  const run = session.beginRun();
-  const timer = agent.runTimeoutSecs > 0 ? setTimeout(() => run.abort(new Error(`run exceeded run_timeout (${agent.runTimeoutSecs}s)`)), agent.runTimeoutSecs * 1000) : undefined;
-  const stopRun = AbortSignal.any([run.signal, session.killed.signal]);
+  const timeout = new AbortController();
+  const timer =
+    agent.runTimeoutSecs > 0
+      ? setTimeout(() => timeout.abort(new Error(`run exceeded run_timeout (${agent.runTimeoutSecs}s)`)), agent.runTimeoutSecs * 1000)
+      : undefined;
+  const stopRun = AbortSignal.any([timeout.signal, session.killed.signal, ...(session.runSignal ? [session.runSignal] : [])]);
   const toolSignal = AbortSignal.any([stopRun, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {
@@ -158,7 +162,6 @@ export async function* runTurn(
     }
   } finally {
     clearTimeout(timer);
-    session.endRun(run);
   }
   const outcome = await finishWith({ ...result, provider: route.provider, model: modelName });
   yield emit({ type: "done", result: outcome });

@@ -27,21 +27,31 @@ export class Session {
     this.history = history;
   }
 
-  /** True while a run (not a background title job) holds the session. */
-  running = false;
   /** Aborted by Kill: stops the run in progress, its tools (bash, pending ask_user) included. */
   readonly killed = new AbortController();
   /** The run in progress: aborting it stops the run (Cancel, run_timeout). */
   private run: AbortController | undefined;
 
-  /** A run starts: the returned controller stops it. */
-  beginRun(): AbortController {
-    this.run = new AbortController();
-    return this.run;
+  /** True while a run (not a background title job) holds the session. */
+  get running(): boolean {
+    return this.run !== undefined;
   }
 
-  endRun(run: AbortController): void {
-    if (this.run === run) this.run = undefined;
+  /** The run in progress, if any: aborted when it must stop. */
+  get runSignal(): AbortSignal | undefined {
+    return this.run?.signal;
+  }
+
+  /**
+   * A run takes the session (its holder has the session's lock): from now on
+   * a Cancel stops it, even before its first model request.
+   */
+  beginRun(): void {
+    this.run = new AbortController();
+  }
+
+  endRun(): void {
+    this.run = undefined;
   }
 
   /** Stops the run in progress, if any; true when there was one. */

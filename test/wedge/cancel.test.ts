@@ -131,6 +131,18 @@ describe("a stalled run", () => {
     expect(assistant).toEqual({ role: "assistant", content: text(run.events), partial: "interrupted" });
   });
 
+  test("a cron-fired run obeys run_timeout too: no client is needed to end it", async () => {
+    const r = await fx.client.send({ agent: "quick", content: "hi", sender: "cron-slow" });
+    fx.env.fake.script({ text: "a cron answer that stalls", stallAfterChunks: 3 });
+    await control.createCron({ schedule: "* * * * * *", skill: "tick", session: r.session, once: true });
+    const log = join(fx.env.daemon.home, "logs/daemon.log");
+    const cronFailed = /cron \d+ \(\/tick\) in session \d+ .* failed: run exceeded run_timeout \(1s\)/;
+    await waitFor("the cron run timed out", () => existsSync(log) && cronFailed.test(readFileSync(log, "utf8")));
+    const last = sessionLines(join(fx.env.daemon.home, "sessions"), "quick_cron-slow_1").at(-1);
+    expect(last).toMatchObject({ role: "assistant", partial: "interrupted" });
+    expect(await control.listCrons()).toEqual([]);
+  });
+
   test("a cancelled Send answers with an error, and no complete answer is saved", async () => {
     fx.env.fake.script({ text: "never finished", stallAfterChunks: 3 });
     const sending = daemonError(fx.client.send({ agent: "crab", content: "go", sender: "sent" }));
