@@ -7,6 +7,7 @@ import { toMessagesRequest } from "./anthropic-request.ts";
 import { anthropicBaseUrl } from "./base-url.ts";
 import { ProviderError } from "./errors.ts";
 import { unfinishedStream } from "./stream-end.ts";
+import { boundedFetch } from "./bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
 import type { ProviderSettings } from "./settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
@@ -22,7 +23,7 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
     baseURL: baseUrl,
     maxRetries: 0,
     timeout: SDK_TIMEOUT_MS,
-    fetch: bodies.fetch,
+    fetch: boundedFetch(p, baseUrl, bodies),
   });
   const ctx: ErrorContext = {
     baseUrl,

@@ -8,6 +8,7 @@ import { ProviderError } from "./errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./openai-response.ts";
 import { toChatRequest } from "./openai-request.ts";
 import { unfinishedStream } from "./stream-end.ts";
+import { boundedFetch } from "./bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
 import type { ProviderSettings } from "./settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
@@ -30,7 +31,7 @@ function createClient(p: ProviderSettings, baseUrl: string, bodies: ErrorBodies)
     apiKey: apiKeyOf(p),
     maxRetries: 0,
     timeout: SDK_TIMEOUT_MS,
-    fetch: bodies.fetch,
+    fetch: boundedFetch(p, baseUrl, bodies),
     organization: null,
     project: null,
   };

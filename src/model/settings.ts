@@ -54,9 +54,10 @@ export function timeoutSecsOf(p: ProviderSettings): number {
 export const DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 120;
 export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
+export function maxAnswerBytesOf(p: ProviderSettings): number {
+  return p.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+}
+
 export function streamLimitsOf(p: ProviderSettings): { idleMs: number; maxAnswerBytes: number } {
-  return {
-    idleMs: (p.streamIdleTimeoutSecs ?? DEFAULT_STREAM_IDLE_TIMEOUT_SECS) * 1000,
-    maxAnswerBytes: p.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
-  };
+  return { idleMs: (p.streamIdleTimeoutSecs ?? DEFAULT_STREAM_IDLE_TIMEOUT_SECS) * 1000, maxAnswerBytes: maxAnswerBytesOf(p) };
 }

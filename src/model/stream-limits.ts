@@ -14,11 +14,15 @@ export interface StreamLimits {
   maxAnswerBytes: number;
 }
 
+/** The error of an answer over the cap (also raised by adapters that see it first). */
+export function answerTooLarge(baseUrl: string, maxAnswerBytes: number): ProviderError {
+  return new ProviderError(`provider error: the answer from ${baseUrl} exceeds max_answer_bytes (${maxAnswerBytes} bytes)`, {
+    kind: "stream",
+  });
+}
+
 export function withStreamLimits(adapter: Adapter, limits: StreamLimits): Adapter {
-  const tooLarge = () =>
-    new ProviderError(`provider error: the answer from ${adapter.baseUrl} exceeds max_answer_bytes (${limits.maxAnswerBytes} bytes)`, {
-      kind: "stream",
-    });
+  const tooLarge = () => answerTooLarge(adapter.baseUrl, limits.maxAnswerBytes);
   return {
     baseUrl: adapter.baseUrl,
     // A whole answer (titles, compaction summaries) obeys the cap too, so none is ever stored beyond it.

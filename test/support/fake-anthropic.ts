@@ -6,6 +6,7 @@ import {
   type FakeLLM,
   type ScriptedTurn,
   type SseEvent,
+  endlessLineResponse,
   garbageResponse,
   halves,
   json,
@@ -44,6 +45,7 @@ export async function startFakeAnthropic(): Promise<FakeLLM> {
       if (turn.delayMs) await sleep(turn.delayMs);
       if (turn.error) return errorResponse(turn.error.status, turn.error.message);
       if (turn.garbage !== undefined) return garbageResponse(turn.garbage);
+      if (turn.endlessLine) return endlessLineResponse(state);
       const model = typeof body?.model === "string" ? body.model : "claude-fake";
       if (body?.stream) return state.sse(streamEvents(turn, model), turn.cutAfterChunks, turn.stallAfterChunks);
       return json(message(turn, model));

@@ -24,6 +24,8 @@ export interface ScriptedTurn {
   stallAfterChunks?: number;
   /** Stream this many bytes of text (in 64 KiB chunks) instead of `text`. */
   hugeText?: number;
+  /** Streaming: one `data:` line that never ends (64 KiB pieces, no newline) until the client goes away. */
+  endlessLine?: boolean;
 }
 
 const HUGE_PIECE = "x".repeat(64 * 1024);
@@ -175,6 +177,23 @@ export class FakeState {
       headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
     });
   }
+}
+
+/** A 200 event stream whose single `data:` line never ends. */
+export function endlessLineResponse(state: FakeState): Response {
+  const piece = new TextEncoder().encode(HUGE_PIECE);
+  let started = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await sleep(1);
+      controller.enqueue(started ? piece : new TextEncoder().encode("data: "));
+      started = true;
+    },
+    cancel() {
+      state.abandoned++;
+    },
+  });
+  return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream" } });
 }
 
 export function sleep(ms: number): Promise<void> {

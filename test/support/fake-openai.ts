@@ -6,6 +6,7 @@ import {
   type FakeLLM,
   type ScriptedTurn,
   type SseEvent,
+  endlessLineResponse,
   garbageResponse,
   halves,
   json,
@@ -54,6 +55,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         return json({ error: { message, type: ERROR_TYPES[status] ?? "server_error", code: null } }, status);
       }
       if (turn.garbage !== undefined) return garbageResponse(turn.garbage);
+      if (turn.endlessLine) return endlessLineResponse(state);
       const model = typeof body?.model === "string" ? body.model : "fake-model";
       if (body?.stream) {
         const events = streamEvents(turn, model, body?.stream_options?.include_usage === true);

@@ -81,5 +81,17 @@ for (const flavour of ["openai", "anthropic"] as const) {
       expect(kept.content.length).toBeLessThanOrEqual(CAP);
       await stillUsable("huge", "xxxx");
     });
+
+    test("a line that never ends is stopped near the cap, not buffered until the idle limit; nothing of it is kept", async () => {
+      // The SDK's decoder buffers a line whole: without a bound this one would grow for a second (the idle limit).
+      const abandoned = fx.env.fake.abandoned;
+      fx.env.fake.script({ endlessLine: true });
+      const err = await daemonError(fx.client.send({ agent: "crab", content: "one line", sender: "line" }));
+      expect(err.code).toBe(500);
+      expect(err.message).toContain(`exceeds max_answer_bytes (${CAP} bytes)`);
+      expect(lines("line").slice(1)).toEqual([{ role: "user", content: "one line" }]);
+      await waitFor("the endless request is abandoned", () => fx.env.fake.abandoned > abandoned);
+      await stillUsable("line", "");
+    });
   });
 }
