@@ -32,11 +32,13 @@ export function boundedLines(fetchFn: Fetch, maxLineBytes: number, tooLong: () =
 }
 
 /**
- * The longest line an answer within `maxAnswerBytes` can need: its text JSON-
- * escaped (`\u0001` is six bytes for one) plus framing.
+ * The longest line allowed: twice the cap plus framing. A streamed event
+ * carries one small delta, so only a body holding a whole answer (a non-
+ * streamed completion, or a hostile stream) comes near it; such an answer
+ * heavily JSON-escaped past twice its size is refused although within the cap.
  */
 export function maxLineFor(maxAnswerBytes: number): number {
-  return maxAnswerBytes > 0 ? 6 * maxAnswerBytes + 64 * 1024 : 0;
+  return maxAnswerBytes > 0 ? 2 * maxAnswerBytes + 64 * 1024 : 0;
 }
 
 /** The fetch an adapter gives its SDK: error bodies kept, lines bounded by the provider's answer cap. */
