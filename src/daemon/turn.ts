@@ -26,7 +26,9 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
     session.beginRun();
     try {
       // The runtime current when the run starts serves all of it (a reload mid-run changes nothing).
-      const runtime = await runtimeFor(host.runtime, session.agent);
+      // A Cancel or Kill while waiting for MCP servers ends the wait; the run then stops at once.
+      const stopped = AbortSignal.any([session.killed.signal, ...(session.runSignal ? [session.runSignal] : [])]);
+      const runtime = await unlessAborted(runtimeFor(host.runtime, session.agent), stopped, host.runtime);
       const turn = runTurn(runtime, host, session, input);
       for (;;) {
         const next = await turn.next();
@@ -60,4 +62,14 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
     }
   }
   return { events: events(), outcome };
+}
+
+/** `p`'s value, or `fallback` as soon as `signal` aborts. */
+function unlessAborted<T>(p: Promise<T>, signal: AbortSignal, fallback: T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(fallback);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(fallback);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }

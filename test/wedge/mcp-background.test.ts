@@ -28,7 +28,7 @@ function homeWithMcps(manifest: string): string {
 
 const q = JSON.stringify;
 
-test("a server that never answers initialize does not delay the first Pong; stopping the daemon ends it", async () => {
+test("a server that never answers initialize does not delay the first Pong; a run waiting for it can be cancelled; stopping the daemon ends it", async () => {
   const marker = `crabtalk-mcp-hang-${process.pid}`;
   const home = homeWithMcps(`[mcps.hung]\ncommand = ${q(process.execPath)}\nargs = [${q(HANG)}, "${marker}"]\n`);
   const env = await startLlmDaemon("openai", { home });
@@ -38,6 +38,27 @@ test("a server that never answers initialize does not delay the first Pong; stop
   const [hung] = await client.listMcps();
   expect(hung).toMatchObject({ name: "hung", status: McpStatus.DISCONNECTED, error: "connecting" });
   expect(pidsWith(marker).length).toBeGreaterThan(0);
+  // A run that may use MCP waits for the hung server; Cancel ends that wait and the run.
+  const events: string[] = [];
+  let interrupted = false;
+  const run = (async () => {
+    for await (const e of client.stream({ agent: "crab", content: "waiting", sender: "waiter" })) {
+      events.push(e.event.case ?? "");
+      if (e.event.case === "end") interrupted = e.event.value.interrupted;
+    }
+  })();
+  const control = await env.daemon.client();
+  let id: bigint | undefined;
+  for (let i = 0; i < 500 && id === undefined; i++) {
+    id = (await control.sessions()).find((s) => s.createdBy === "waiter" && s.active)?.id;
+    if (id === undefined) await Bun.sleep(10);
+  }
+  await control.cancel(id!);
+  await run;
+  expect(events).toEqual(["start", "end"]);
+  expect(interrupted).toBe(true);
+  expect(env.fake.requests.filter((r) => r.body?.stream === true)).toEqual([]);
+  await control.close();
   await client.close();
   expect(await env.daemon.stop()).toBe(0);
   expect(await waitFor(() => pidsWith(marker).length === 0)).toBe(true);
