@@ -27,8 +27,7 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
     try {
       // The runtime current when the run starts serves all of it (a reload mid-run changes nothing).
       // A Cancel or Kill while waiting for MCP servers ends the wait; the run then stops at once.
-      const stopped = AbortSignal.any([session.killed.signal, ...(session.runSignal ? [session.runSignal] : [])]);
-      const runtime = await unlessAborted(runtimeFor(host.runtime, session.agent), stopped, host.runtime);
+      const runtime = await unlessAborted(runtimeFor(host.runtime, session.agent), session.stopSignal, host.runtime);
       const turn = runTurn(runtime, host, session, input);
       for (;;) {
         const next = await turn.next();

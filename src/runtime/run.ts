@@ -108,7 +108,7 @@ export async function* runTurn(
     agent.runTimeoutSecs > 0
       ? setTimeout(() => timeout.abort(new Error(`run exceeded run_timeout (${agent.runTimeoutSecs}s)`)), agent.runTimeoutSecs * 1000)
       : undefined;
-  const stopRun = AbortSignal.any([timeout.signal, session.killed.signal, ...(session.runSignal ? [session.runSignal] : [])]);
+  const stopRun = AbortSignal.any([timeout.signal, session.stopSignal]);
   const toolSignal = AbortSignal.any([stopRun, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {

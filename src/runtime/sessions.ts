@@ -29,7 +29,7 @@ export class Session {
 
   /** Aborted by Kill: stops the run in progress, its tools (bash, pending ask_user) included. */
   readonly killed = new AbortController();
-  /** The run in progress: aborting it stops the run (Cancel, run_timeout). */
+  /** The run in progress: aborted by Cancel. */
   private run: AbortController | undefined;
 
   /** True while a run (not a background title job) holds the session. */
@@ -37,9 +37,9 @@ export class Session {
     return this.run !== undefined;
   }
 
-  /** The run in progress, if any: aborted when it must stop. */
-  get runSignal(): AbortSignal | undefined {
-    return this.run?.signal;
+  /** Aborts when the run in progress must stop: Cancel, or Kill of the session. */
+  get stopSignal(): AbortSignal {
+    return this.run ? AbortSignal.any([this.killed.signal, this.run.signal]) : this.killed.signal;
   }
 
   /**
