@@ -109,6 +109,7 @@ export async function* runTurn(
       ? setTimeout(() => timeout.abort(new Error(`run exceeded run_timeout (${agent.runTimeoutSecs}s)`)), agent.runTimeoutSecs * 1000)
       : undefined;
   const stopRun = AbortSignal.any([timeout.signal, session.stopSignal]);
+  const modelSignal = input.signal ? AbortSignal.any([stopRun, input.signal]) : stopRun;
   const toolSignal = AbortSignal.any([stopRun, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {
@@ -123,7 +124,7 @@ export async function* runTurn(
     history: session.history,
     dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
-    signal: input.signal ? AbortSignal.any([stopRun, input.signal]) : stopRun,
+    signal: modelSignal,
     onStep: async (added) => {
       const batch = [...unsaved, ...added];
       unsaved = [];
@@ -132,7 +133,7 @@ export async function* runTurn(
     compact: async (history) => {
       if (!compactionDue(agent, history)) return undefined;
       try {
-        return await summarise(route.model, compactionRequest(modelName, agent, history));
+        return await summarise(route.model, { ...compactionRequest(modelName, agent, history), signal: modelSignal });
       } catch (err) {
         // A failed compaction is "no compaction" (daemon.md §9.4): the run goes on as it was.
         input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
