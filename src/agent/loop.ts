@@ -1,7 +1,7 @@
 // The agent loop (daemon.md §8): stream a model round, dispatch the tools it
 // asks for concurrently, feed the results back, until it answers or runs out
 // of iterations. It knows no sockets, files or tool meanings.
-import type { AssistantMessage, Message, Model, ToolCall, ToolMessage, ToolSchema, Usage } from "../model/types.ts";
+import type { AssistantMessage, Message, Model, PartialReason, ToolCall, ToolMessage, ToolSchema, Usage } from "../model/types.ts";
 import { AnswerAssembler } from "./assemble.ts";
 import type { AgentEvent, RunResult, StopReason, ToolOutcome } from "./events.ts";
 import { addUsage } from "./usage.ts";
@@ -99,7 +99,9 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
     } catch (err) {
       usage = addUsage(usage, answer.usage);
       if (answer.usage) yield { type: "step_usage", usage: answer.usage };
-      if (signal.aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
+      const aborted = signal.aborted;
+      await keepPartial(answer, aborted ? "interrupted" : "error", options);
+      if (aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
       return yield* done(finish("error", "", errorText(err)));
     }
     usage = addUsage(usage, answer.usage);
@@ -131,6 +133,19 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
     yield* compactIfDue(options);
   }
   return yield* done(finish("max_iterations", lastText));
+}
+
+/**
+ * What a failed or interrupted round had said so far is kept, marked as
+ * partial, so the session shows it without taking it for a complete answer.
+ * Its tool calls are dropped: they never ran, and may be cut mid-argument.
+ */
+async function keepPartial(answer: AnswerAssembler, reason: PartialReason, options: RunOptions): Promise<void> {
+  if (answer.text === "" && answer.reasoning === "") return;
+  const partial: AssistantMessage = { role: "assistant", content: answer.text, partial: reason };
+  if (answer.reasoning) partial.reasoning = answer.reasoning;
+  options.history.push(partial);
+  await options.onStep?.([partial]);
 }
 
 /** §9.3: replace the history with the summary and say so on the stream. */

@@ -54,6 +54,11 @@ export interface BuildOptions {
   components?: McpPool;
   /** Where detection looks for Ollama (tests point it at a fake). */
   ollamaUrl?: string;
+  /**
+   * Return before the MCP servers are connected (daemon start: a hung server
+   * must not delay the daemon); the runtime's `whenMcpReady` has them.
+   */
+  mcpInBackground?: boolean;
 }
 
 export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
@@ -87,7 +92,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const configured =
     mcpSpecs.length === 0
       ? EMPTY_MCP_POOL
-      : await (await import("../runtime/mcp/pool.ts")).connectMcpServers(mcpSpecs, {
+      : (await import("../runtime/mcp/pool.ts")).startMcpServers(mcpSpecs, {
           baseEnv: policy.env,
           extraEnv: config.env,
           warn: (m) => log.warn(m),
@@ -95,12 +100,16 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
         });
   // Components come and go between reloads: their connections are the discovery's.
   const mcp = options.components ? joinPools(configured, options.components) : configured;
-  const mcpLine = mcpHintLine(mcp);
+  const background = options.mcpInBackground === true && mcpSpecs.length > 0;
+  if (!background) await configured.ready([]);
   const skills = skillsHook({
     dirs: skillDirs(paths, installed),
     disabled: config.disabled.skills,
     warn: (m) => log.warn(m),
-    leadLines: mcpLine ? [mcpLine] : [],
+    leadLines: () => {
+      const line = mcpHintLine(mcp);
+      return line ? [line] : [];
+    },
   });
   const memory = await MemoryStore.open(paths.memoryDir, (m) => log.warn(m));
   // One list serves every hook point, so its order is both the prompt-block
@@ -130,18 +139,20 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     const repo = installed.find((p) => p.id === id)?.repo;
     return repo ? listSkillInfos([{ path: repo, source: id, sourceKind: "package" }], []).map((s) => s.name) : undefined;
   };
-  const settings = (a: AgentConfig, source?: string) => ({ ...toAgentSettings(a, packageSkills, warn), source });
-  const agents = buildAgents({
-    hooks,
-    crab: settings(config.system.crab),
-    identityFile: paths.crabMd,
-    manifestAgents: Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, settings(a.config, a.source)])),
-    promptDirs: [{ path: paths.localAgents, source: LOCAL_SOURCE }, ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source }))],
-    promptFiles: Object.fromEntries([...sourcedAgents].flatMap(([n, a]) => (a.promptFile ? [[n, a.promptFile]] : []))),
-    warn,
-  });
-  return {
-    agents,
+  const composeAgents = (warn: (m: string) => void) => {
+    const settings = (a: AgentConfig, source?: string) => ({ ...toAgentSettings(a, packageSkills, warn), source });
+    return buildAgents({
+      hooks,
+      crab: settings(config.system.crab),
+      identityFile: paths.crabMd,
+      manifestAgents: Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, settings(a.config, a.source)])),
+      promptDirs: [{ path: paths.localAgents, source: LOCAL_SOURCE }, ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source }))],
+      promptFiles: Object.fromEntries([...sourcedAgents].flatMap(([n, a]) => (a.promptFile ? [[n, a.promptFile]] : []))),
+      warn,
+    });
+  };
+  const runtime: Runtime = {
+    agents: composeAgents(warn),
     models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
     prices: new PriceBook(new Map(providers.map((p) => [p.name, { kind: p.kind, prices: config.provider[p.name]?.prices }]))),
     dailyBudgetUsd: config.system.budget.daily_usd,
@@ -154,6 +165,9 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     cwd: process.cwd(),
     toolPolicy: policy,
   };
+  if (!background) return runtime;
+  // The prompts name the connected servers: compose them again once they are known (warnings were given).
+  return { ...runtime, whenMcpReady: configured.ready([]).then((): Runtime => ({ ...runtime, agents: composeAgents(() => {}) })) };
 }
 
 function toSettings(name: string, p: ProviderConfig): ProviderSettings {
@@ -165,6 +179,8 @@ function toSettings(name: string, p: ProviderConfig): ProviderSettings {
     models: p.models,
     maxRetries: p.max_retries,
     timeoutSecs: p.timeout,
+    streamIdleTimeoutSecs: p.stream_idle_timeout,
+    maxAnswerBytes: p.max_answer_bytes,
     apiVersion: p.api_version,
     region: p.region,
     accessKey: p.access_key,
@@ -202,5 +218,6 @@ export function toAgentSettings(
     compactToolMaxLen: a.compact_tool_max_len,
     maxUsdPerRun: a.max_usd_per_run,
     maxTokensPerRun: a.max_tokens_per_run,
+    runTimeoutSecs: a.run_timeout,
   };
 }

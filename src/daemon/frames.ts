@@ -47,7 +47,15 @@ export function streamFrame(agent: string, e: TurnEvent): Reply | undefined {
       const o = e.result as TurnOutcome;
       return wrap({
         case: "end",
-        value: { agent, error: outcomeError(o), provider: o.provider ?? "", model: o.model ?? "", usage: tokenUsage(o.usage), costUsd: o.costUsd },
+        value: {
+          agent,
+          error: outcomeError(o),
+          provider: o.provider ?? "",
+          model: o.model ?? "",
+          usage: tokenUsage(o.usage),
+          costUsd: o.costUsd,
+          interrupted: o.stopReason === "aborted",
+        },
       });
     }
   }

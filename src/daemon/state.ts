@@ -46,8 +46,18 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m));
   const events = new EventBus();
   const components = new ComponentDiscovery(paths.runDir, { warn: (m) => log.warn(m), clientVersion: pkg.version });
-  const build = (loaded: LoadedConfig) =>
-    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL, components: components.pool });
+  const build = (loaded: LoadedConfig, mcpInBackground = false) =>
+    buildRuntime({
+      loaded,
+      host,
+      publish: (e) => events.publish(e),
+      paths,
+      env,
+      log,
+      ollamaUrl: env.CRABTALK_OLLAMA_URL,
+      components: components.pool,
+      mcpInBackground,
+    });
   host.usage = await LedgerRecorder.open(paths.usageLedger, {
     dailyLimitUsd: () => host.runtime.dailyBudgetUsd,
     warn: (m) => log.warn(m),
@@ -57,7 +67,12 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     },
   });
   const initial = loadConfigFile(paths.config, env);
-  host.runtime = await build(initial);
+  // MCP servers connect in the background: the daemon answers at once.
+  const first = await build(initial, true);
+  host.runtime = first;
+  void first.whenMcpReady?.then((ready) => {
+    if (host.runtime === first) host.runtime = ready; // unless a reload replaced it meanwhile
+  });
   if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
   const state: DaemonState = {
     paths: { ...paths, sessions: sessionsDir },

@@ -3,6 +3,7 @@
 // events from a queue.
 import { runTurn, type TurnEvent, type TurnInput, type TurnOutcome } from "../runtime/run.ts";
 import type { Host } from "../runtime/host.ts";
+import { runtimeFor } from "../runtime/runtime.ts";
 import type { Session } from "../runtime/sessions.ts";
 
 export interface TurnTask {
@@ -22,17 +23,19 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
   };
   const outcome = (async () => {
     const release = await session.lock.lock();
-    session.running = true;
+    session.beginRun();
     try {
       // The runtime current when the run starts serves all of it (a reload mid-run changes nothing).
-      const turn = runTurn(host.runtime, host, session, input);
+      // A Cancel or Kill while waiting for MCP servers ends the wait; the run then stops at once.
+      const runtime = await unlessAborted(runtimeFor(host.runtime, session.agent), session.stopSignal, host.runtime);
+      const turn = runTurn(runtime, host, session, input);
       for (;;) {
         const next = await turn.next();
         if (next.done) return next.value;
         push(next.value);
       }
     } finally {
-      session.running = false;
+      session.endRun();
       release();
       finished = true;
       wake?.();
@@ -58,4 +61,14 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
     }
   }
   return { events: events(), outcome };
+}
+
+/** `p`'s value, or `fallback` as soon as `signal` aborts. */
+function unlessAborted<T>(p: Promise<T>, signal: AbortSignal, fallback: T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(fallback);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(fallback);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }

@@ -6,6 +6,8 @@ import { fromMessage, AnthropicStreamState } from "./anthropic-response.ts";
 import { toMessagesRequest } from "./anthropic-request.ts";
 import { anthropicBaseUrl } from "./base-url.ts";
 import { ProviderError } from "./errors.ts";
+import { unfinishedStream } from "./stream-end.ts";
+import { boundedFetch } from "./bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
 import type { ProviderSettings } from "./settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
@@ -21,7 +23,7 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
     baseURL: baseUrl,
     maxRetries: 0,
     timeout: SDK_TIMEOUT_MS,
-    fetch: bodies.fetch,
+    fetch: boundedFetch(p, baseUrl, bodies),
   });
   const ctx: ErrorContext = {
     baseUrl,
@@ -49,22 +51,22 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
 
   async function* stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
     const state = new AnthropicStreamState();
+    let count = 0;
     try {
       const events = await client.messages.create(
         { ...toMessagesRequest(request), stream: true },
         { signal: request.signal },
       );
-      for await (const event of events) yield* state.push(event);
+      for await (const event of events) {
+        count++;
+        yield* state.push(event);
+      }
     } catch (err) {
       throw toProviderError(err, ctx);
     }
     if (request.signal?.aborted) throw new ProviderError("provider request aborted", { kind: "aborted" });
     // Anthropic always closes a message with message_stop; without it the answer is cut short.
-    if (!state.stopped) {
-      throw new ProviderError(`provider error: stream from ${baseUrl} ended before the message was complete`, {
-        kind: "connection",
-      });
-    }
+    if (!state.stopped) throw unfinishedStream(baseUrl, "message_stop", count);
   }
 
   return { baseUrl, complete, stream };

@@ -7,6 +7,8 @@ import { openAIBaseUrl } from "./base-url.ts";
 import { ProviderError } from "./errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./openai-response.ts";
 import { toChatRequest } from "./openai-request.ts";
+import { unfinishedStream } from "./stream-end.ts";
+import { boundedFetch } from "./bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
 import type { ProviderSettings } from "./settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
@@ -29,7 +31,7 @@ function createClient(p: ProviderSettings, baseUrl: string, bodies: ErrorBodies)
     apiKey: apiKeyOf(p),
     maxRetries: 0,
     timeout: SDK_TIMEOUT_MS,
-    fetch: bodies.fetch,
+    fetch: boundedFetch(p, baseUrl, bodies),
     organization: null,
     project: null,
   };
@@ -70,17 +72,27 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   }
 
   async function* stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+    let events = 0;
+    let finished = false;
     try {
       const chunks = await client.chat.completions.create(
         { ...toChatRequest(request), stream: true, stream_options: { include_usage: true } },
         { signal: request.signal },
       );
-      for await (const chunk of chunks) yield* fromChatChunk(chunk);
+      for await (const chunk of chunks) {
+        events++;
+        for (const piece of fromChatChunk(chunk)) {
+          if (piece.type === "finish") finished = true;
+          yield piece;
+        }
+      }
     } catch (err) {
       throw toProviderError(err, ctx);
     }
     // The SDK ends an aborted stream quietly; the caller must not take it for a complete answer.
     if (request.signal?.aborted) throw new ProviderError("provider request aborted", { kind: "aborted" });
+    // The SDK also ends quietly at the end of the body, with or without `[DONE]`.
+    if (!finished) throw unfinishedStream(baseUrl, "a finish_reason", events);
   }
 
   return { baseUrl, complete, stream };

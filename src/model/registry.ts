@@ -7,7 +7,8 @@ import { contextLimit } from "./context-limit.ts";
 import { ModelNotFoundError, ProviderError, forProvider, redactSecrets } from "./errors.ts";
 import { lazyAdapter } from "./lazy.ts";
 import { withRetry } from "./retry.ts";
-import { type ProviderKind, type ProviderSettings, maxRetriesOf, timeoutSecsOf } from "./settings.ts";
+import { type ProviderKind, type ProviderSettings, maxRetriesOf, streamLimitsOf, timeoutSecsOf } from "./settings.ts";
+import { withStreamLimits } from "./stream-limits.ts";
 import type { Model, ModelRequest } from "./types.ts";
 
 export interface RegistryOptions {
@@ -139,7 +140,7 @@ export class ModelRegistry {
           new ProviderError(`provider '${p.name}' cannot be set up: ${reason}`, { kind: "other", cause: err }),
         );
       }
-      model = withRetry(adapter, {
+      model = withRetry(withStreamLimits(adapter, streamLimitsOf(p)), {
         maxRetries: maxRetriesOf(p),
         timeoutMs: timeoutSecsOf(p) * 1000,
         ...this.options.retry,

@@ -26,6 +26,10 @@ export interface ProviderSettings {
   maxRetries?: number;
   /** Per-attempt timeout in seconds; default 30, 0 = none. */
   timeoutSecs?: number;
+  /** Longest silence between two chunks of a stream, in seconds; default 120, 0 = none. */
+  streamIdleTimeoutSecs?: number;
+  /** Cap on one answer in bytes; default 4 MiB, 0 = none. */
+  maxAnswerBytes?: number;
   /** Azure API version. */
   apiVersion?: string;
   /** Bedrock region. */
@@ -47,4 +51,15 @@ export function maxRetriesOf(p: ProviderSettings): number {
 
 export function timeoutSecsOf(p: ProviderSettings): number {
   return p.timeoutSecs ?? DEFAULT_TIMEOUT_SECS;
+}
+
+export const DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 120;
+export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+export function maxAnswerBytesOf(p: ProviderSettings): number {
+  return p.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+}
+
+export function streamLimitsOf(p: ProviderSettings): { idleMs: number; maxAnswerBytes: number } {
+  return { idleMs: (p.streamIdleTimeoutSecs ?? DEFAULT_STREAM_IDLE_TIMEOUT_SECS) * 1000, maxAnswerBytes: maxAnswerBytesOf(p) };
 }

@@ -33,7 +33,15 @@ export interface AssistantMessage {
    */
   reasoningSignature?: string;
   toolCalls?: ToolCall[];
+  /**
+   * Set on what was kept of an answer that never completed: "error" (the
+   * provider failed mid-answer) or "interrupted" (the run was cancelled, killed
+   * or timed out). Such an answer has no tool calls.
+   */
+  partial?: PartialReason;
 }
+
+export type PartialReason = "error" | "interrupted";
 
 export interface ToolMessage {
   role: "tool";

@@ -81,6 +81,10 @@ export class Client {
   async kill(session: bigint): Promise<void> {
     await this.call({ case: "kill", value: { session } }, "pong");
   }
+  async cancel(session: bigint): Promise<void> {
+    await this.call({ case: "cancel", value: { session } }, "pong");
+  }
+
   async compact(session: bigint): Promise<string> {
     return (await this.call({ case: "compact", value: { session } }, "compact")).summary;
   }

@@ -23,7 +23,11 @@ export interface AgentSettings {
   /** Budgets of one run (docs/usage.md); undefined = none. */
   maxUsdPerRun?: number;
   maxTokensPerRun?: number;
+  /** Wall-clock limit of one run in seconds; 0 = none. */
+  runTimeoutSecs: number;
 }
+
+export const DEFAULT_RUN_TIMEOUT_SECS = 30 * 60;
 
 export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   description: "",
@@ -34,6 +38,7 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   mcps: [],
   fallback: [],
   compactToolMaxLen: 1024,
+  runTimeoutSecs: DEFAULT_RUN_TIMEOUT_SECS,
 };
 
 /** A registered agent: settings plus its composed system prompt and tool whitelist. */

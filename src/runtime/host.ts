@@ -2,7 +2,7 @@
 // replies, the delegation limit — and runs delegated tasks (daemon.md §10.4).
 import { AskRegistry } from "./asks.ts";
 import { runTurn } from "./run.ts";
-import type { Runtime } from "./runtime.ts";
+import { runtimeFor, type Runtime } from "./runtime.ts";
 import { Semaphore } from "./semaphore.ts";
 import { SessionTable } from "./sessions.ts";
 import type { TaskResult, TaskRunner } from "./tools/delegate.ts";
@@ -36,7 +36,7 @@ export class Host implements TaskRunner {
   }
 
   async runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal): Promise<TaskResult> {
-    const runtime = this.runtime;
+    const runtime = await runtimeFor(this.runtime, agent);
     if (!runtime.agents.has(agent)) return { error: `agent '${agent}' not registered` };
     let release: () => void;
     try {
@@ -50,7 +50,7 @@ export class Host implements TaskRunner {
     try {
       const session = await this.sessions.create(agent, DELEGATE_IDENTITY);
       const unlock = await session.lock.lock();
-      session.running = true;
+      session.beginRun();
       try {
         const turn = runTurn(runtime, this, session, { content: message, sender, signal, stopTools: signal, streaming: false, title: false });
         let next = await turn.next();
@@ -60,7 +60,7 @@ export class Host implements TaskRunner {
         if (outcome.stopReason === "error" || outcome.stopReason === "aborted") return { error: outcome.error ?? "task failed" };
         return { result: outcome.finalText };
       } finally {
-        session.running = false;
+        session.endRun();
         unlock();
         this.sessions.kill(session.id);
       }

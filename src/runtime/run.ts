@@ -48,7 +48,8 @@ export interface TurnOutcome extends RunResult {
 }
 
 /**
- * Runs one turn. The caller must hold `session.lock`. Yields agent events;
+ * Runs one turn. The caller must hold `session.lock` and have called
+ * `session.beginRun()` (so that a Cancel reaches the run). Yields agent events;
  * returns the outcome once everything the run added is on disk.
  */
 export async function* runTurn(
@@ -133,7 +134,15 @@ export async function* runTurn(
       costUsd,
     });
   };
-  const toolSignal = AbortSignal.any([session.killed.signal, ...(input.stopTools ? [input.stopTools] : [])]);
+  // Cancel, Kill and run_timeout stop the whole run, tools included; a client gone stops only the model.
+  const timeout = new AbortController();
+  const timer =
+    agent.runTimeoutSecs > 0
+      ? setTimeout(() => timeout.abort(new Error(`run exceeded run_timeout (${agent.runTimeoutSecs}s)`)), agent.runTimeoutSecs * 1000)
+      : undefined;
+  const stopRun = AbortSignal.any([timeout.signal, session.stopSignal]);
+  const modelSignal = input.signal ? AbortSignal.any([stopRun, input.signal]) : stopRun;
+  const toolSignal = AbortSignal.any([stopRun, ...(input.stopTools ? [input.stopTools] : [])]);
   const loop = runAgent({
     spec: {
       name: agent.name,
@@ -147,7 +156,7 @@ export async function* runTurn(
     history: session.history,
     dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal, processes: host.toolProcesses }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
-    signal: input.signal,
+    signal: modelSignal,
     beforeRequest: () =>
       budgetRefusal(agent, spend, { limitUsd: runtime.dailyBudgetUsd, spentUsd: host.usage?.spentToday() ?? 0 }),
     onStep: async (added) => {
@@ -158,7 +167,7 @@ export async function* runTurn(
     compact: async (history) => {
       if (!compactionDue(agent, history, runtime.models.contextLimit(model.current.name))) return undefined;
       try {
-        return await summarise(model, compactionRequest(modelName, agent, history));
+        return await summarise(model, { ...compactionRequest(modelName, agent, history), signal: modelSignal });
       } catch (err) {
         // A failed compaction is "no compaction" (daemon.md §9.4): the run goes on as it was.
         input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
@@ -172,19 +181,23 @@ export async function* runTurn(
   });
 
   let result: RunResult;
-  for (;;) {
-    const next = await loop.next();
-    if (next.done) {
-      result = next.value;
-      break;
+  try {
+    for (;;) {
+      const next = await loop.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+      if (next.value.type === "done") continue; // re-emitted below, after persistence
+      if (next.value.type === "step_usage") await recordStep(next.value.usage);
+      yield emit(next.value);
+      if (next.value.type === "tool_start") {
+        const questions = next.value.calls.filter((c) => c.name === "ask_user").flatMap((c) => parseAskQuestions(c.arguments) ?? []);
+        if (questions.length > 0) yield { type: "ask_user", questions };
+      }
     }
-    if (next.value.type === "done") continue; // re-emitted below, after persistence
-    if (next.value.type === "step_usage") await recordStep(next.value.usage);
-    yield emit(next.value);
-    if (next.value.type === "tool_start") {
-      const questions = next.value.calls.filter((c) => c.name === "ask_user").flatMap((c) => parseAskQuestions(c.arguments) ?? []);
-      if (questions.length > 0) yield { type: "ask_user", questions };
-    }
+  } finally {
+    clearTimeout(timer);
   }
   // The model that answered: a fallback when the agent's own model failed.
   const outcome = await finishWith({

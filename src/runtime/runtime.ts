@@ -4,6 +4,7 @@ import type { Model } from "../model/types.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import type { RuntimeHook } from "./hooks.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
+import { allows } from "./scope.ts";
 import type { ToolRegistry } from "./tools.ts";
 import type { PriceBook } from "./usage/prices.ts";
 
@@ -16,7 +17,9 @@ export interface ModelRouter {
 
 /** The live MCP connections of a runtime, as operations see them. */
 export interface McpConnections {
-  servers(): { name: string; status: "connected" | "failed"; error: string; toolCount: number }[];
+  servers(): { name: string; status: "connected" | "connecting" | "failed"; error: string; toolCount: number }[];
+  /** Settles once the servers in `scope` (all when empty) are connected or have failed. */
+  ready(scope: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,8 +32,13 @@ export interface Runtime {
   readonly dailyBudgetUsd?: number;
   readonly tools: ToolRegistry;
   readonly hooks: readonly RuntimeHook[];
-  /** MCP servers connected when this runtime was built. */
+  /** This runtime's MCP servers (connecting in the background at daemon start). */
   readonly mcp?: McpConnections;
+  /**
+   * Set while the MCP servers of a daemon start are still connecting: the
+   * same runtime with the agents' prompts composed again once they are done.
+   */
+  readonly whenMcpReady?: Promise<Runtime>;
   /** `[system.crab] model` (or a detected default); undefined when none is configured. */
   readonly activeModel?: string;
   /** Message used when no model can be chosen at all. */
@@ -40,6 +48,17 @@ export interface Runtime {
   readonly cwd: string;
   /** The tools' environment, secrets and sandbox; absent = the daemon's environment, no sandbox. */
   readonly toolPolicy?: ToolPolicy;
+}
+
+/**
+ * The runtime a run of `agent` uses: when the agent may call MCP tools and the
+ * servers are still connecting (daemon start), the run waits for them — each
+ * within its connect timeout — and gets the prompts that name them.
+ */
+export async function runtimeFor(runtime: Runtime, agent: string): Promise<Runtime> {
+  const def = runtime.agents.get(agent);
+  if (!runtime.whenMcpReady || !def || !allows(def.toolWhitelist, "mcp")) return runtime;
+  return await runtime.whenMcpReady;
 }
 
 /** The model an agent runs on: its own, else the active one. */

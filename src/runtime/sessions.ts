@@ -72,10 +72,39 @@ export class Session {
     }
   }
 
-  /** True while a run (not a background title job) holds the session. */
-  running = false;
-  /** Aborted by Kill: cancels the session's tools (bash, pending ask_user). */
+  /** Aborted by Kill: stops the run in progress, its tools (bash, pending ask_user) included. */
   readonly killed = new AbortController();
+  /** The run in progress: aborted by Cancel. */
+  private run: AbortController | undefined;
+
+  /** True while a run (not a background title job) holds the session. */
+  get running(): boolean {
+    return this.run !== undefined;
+  }
+
+  /** Aborts when the run in progress must stop: Cancel, or Kill of the session. */
+  get stopSignal(): AbortSignal {
+    return this.run ? AbortSignal.any([this.killed.signal, this.run.signal]) : this.killed.signal;
+  }
+
+  /**
+   * A run takes the session (its holder has the session's lock): from now on
+   * a Cancel stops it, even before its first model request.
+   */
+  beginRun(): void {
+    this.run = new AbortController();
+  }
+
+  endRun(): void {
+    this.run = undefined;
+  }
+
+  /** Stops the run in progress, if any; true when there was one. */
+  cancelRun(reason: string): boolean {
+    if (!this.run || this.run.signal.aborted) return false;
+    this.run.abort(new Error(reason));
+    return true;
+  }
 }
 
 export interface ResolveRequest {

@@ -57,6 +57,7 @@ export function messageToLine(message: StoredMessage): string {
     case "assistant":
       if (message.reasoning) out.reasoning_content = message.reasoning;
       if (message.toolCalls && message.toolCalls.length > 0) out.tool_calls = message.toolCalls.map(toolCallToJson);
+      if (message.partial) out.partial = message.partial;
       break;
     case "tool":
       if (message.name) out.name = message.name;
@@ -104,6 +105,7 @@ function parseMessage(obj: Record<string, unknown>): StoredMessage | undefined {
       const message: AssistantMessage = { role: "assistant", content };
       if (reasoning) message.reasoning = reasoning;
       if (toolCalls.length > 0) message.toolCalls = toolCalls;
+      if (obj.partial === "error" || obj.partial === "interrupted") message.partial = obj.partial;
       return message;
     }
     case "tool": {

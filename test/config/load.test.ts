@@ -71,6 +71,7 @@ describe("defaults", () => {
       compact_threshold: undefined, // 80 % of the model's context window
       fallback: [],
       compact_tool_max_len: 1024,
+      run_timeout: 1800,
     });
     expect(config.system.tasks).toEqual({ max_concurrent: 4, viewable_window: 16, task_timeout: 300 });
     expect(config.system.memory).toEqual({ recall_limit: 5 });
@@ -89,7 +90,7 @@ describe("defaults", () => {
     expect(config.system.crab.compact_threshold).toBe(0);
   });
 
-  test("provider defaults: kind openai, max_retries 2, timeout 30", () => {
+  test("provider defaults: kind openai, max_retries 2, timeout 30, stream_idle_timeout 120, max_answer_bytes 4 MiB", () => {
     const { config } = parseConfigText('[provider.openai]\napi_key = "sk-1"\nmodels = ["gpt-4o"]\n');
     expect(config.provider.openai).toEqual({
       kind: "openai",
@@ -97,6 +98,8 @@ describe("defaults", () => {
       models: ["gpt-4o"],
       max_retries: 2,
       timeout: 30,
+      stream_idle_timeout: 120,
+      max_answer_bytes: 4 * 1024 * 1024,
     });
   });
 
@@ -163,6 +166,19 @@ describe("validation", () => {
     expect(errorOf('[provider.openai]\napi_key = "k"\n').message).toBe(
       "config.toml: provider.openai.models: must list at least one model",
     );
+  });
+
+  test("max_answer_bytes is between 1 and 12 MiB, so a Send reply always fits a frame; stream_idle_timeout not negative", () => {
+    const p = (extra: string) => `[provider.openai]\napi_key = "k"\nmodels = ["m"]\n${extra}\n`;
+    expect(errorOf(p("max_answer_bytes = 0")).message).toBe("config.toml: provider.openai.max_answer_bytes: must be at least 1");
+    expect(errorOf(p(`max_answer_bytes = ${12 * 1024 * 1024 + 1}`)).message).toBe(
+      "config.toml: provider.openai.max_answer_bytes: must be at most 12582912 (12 MiB)",
+    );
+    expect(errorOf(p("stream_idle_timeout = -1")).message).toBe("config.toml: provider.openai.stream_idle_timeout: must not be negative");
+    expect(parseConfigText(p("max_answer_bytes = 1000\nstream_idle_timeout = 0")).config.provider.openai).toMatchObject({
+      max_answer_bytes: 1000,
+      stream_idle_timeout: 0,
+    });
   });
 
   test("a provider with an empty models list", () => {

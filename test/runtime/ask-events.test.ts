@@ -75,8 +75,11 @@ test("a question stays pending when its client disconnects, until a reply arrive
   expect(lines.at(-1)).toEqual({ role: "tool", content: "late answer", name: "ask_user", tool_call_id: "d1" });
 });
 
-test("Kill cancels a pending ask_user and kills a running bash command", async () => {
-  t.env.fake.script({ toolCalls: [askCall("k1"), { id: "k2", name: "bash", arguments: JSON.stringify({ command: "sleep 30" }) }] }, { text: "after kill" });
+test("Kill cancels a pending ask_user, kills a running bash command and ends the run", async () => {
+  // No second model round: the killed run stops after its tools.
+  t.env.fake.script({ toolCalls: [askCall("k1"), { id: "k2", name: "bash", arguments: JSON.stringify({ command: "sleep 30" }) }] });
+  const requests = t.env.fake.requests.length;
+  let interrupted = false;
   const c = await t.env.daemon.client();
   let session = 0n;
   const results: { callId: string; output: string; isError: boolean }[] = [];
@@ -84,8 +87,11 @@ test("Kill cancels a pending ask_user and kills a running bash command", async (
     if (e.event.case === "start") session = e.event.value.session;
     if (e.event.case === "askUser") await t.client.kill(session);
     if (e.event.case === "toolResult") results.push(e.event.value);
+    if (e.event.case === "end") interrupted = e.event.value.interrupted;
   }
   await c.close();
+  expect(interrupted).toBe(true);
+  expect(t.env.fake.requests.slice(requests).filter((r) => r.body?.stream === true)).toHaveLength(1);
   const byId = Object.fromEntries(results.map((r) => [r.callId, r]));
   expect(byId.k1).toMatchObject({ isError: true, output: "ask_user cancelled: reply channel closed" });
   expect(byId.k2.isError).toBe(true);

@@ -33,7 +33,12 @@ afterAll(async () => {
 });
 
 test("ListMcps reports each local server with its status, tools and redacted env", async () => {
-  const mcps = await client.listMcps();
+  // Servers connect in the background after start: "connecting" until they are done.
+  let mcps = await client.listMcps();
+  for (let i = 0; i < 1500 && mcps.some((m) => m.error === "connecting"); i++) {
+    await Bun.sleep(20);
+    mcps = await client.listMcps();
+  }
   const everything = mcps.find((m) => m.name === "everything")!;
   expect(everything).toMatchObject({ status: McpStatus.CONNECTED, source: "local", sourceKind: SourceKind.LOCAL, enabled: true });
   expect(everything.toolCount).toBeGreaterThan(3);

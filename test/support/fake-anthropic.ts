@@ -6,10 +6,13 @@ import {
   type FakeLLM,
   type ScriptedTurn,
   type SseEvent,
+  endlessLineResponse,
+  garbageResponse,
   halves,
   json,
   pieces,
   sleep,
+  textPieces,
 } from "./fake-llm.ts";
 
 const ERROR_TYPES: Record<number, string> = {
@@ -41,8 +44,10 @@ export async function startFakeAnthropic(): Promise<FakeLLM> {
       const turn = state.next(body);
       if (turn.delayMs) await sleep(turn.delayMs);
       if (turn.error) return errorResponse(turn.error.status, turn.error.message);
+      if (turn.garbage !== undefined) return garbageResponse(turn.garbage);
+      if (turn.endlessLine) return endlessLineResponse(state);
       const model = typeof body?.model === "string" ? body.model : "claude-fake";
-      if (body?.stream) return state.sse(streamEvents(turn, model), turn.cutAfterChunks);
+      if (body?.stream) return state.sse(streamEvents(turn, model), turn.cutAfterChunks, turn.stallAfterChunks);
       return json(message(turn, model));
     },
   });
@@ -51,6 +56,9 @@ export async function startFakeAnthropic(): Promise<FakeLLM> {
     script: (...turns) => state.script(...turns),
     requests: state.requests,
     firstChunkSentAt: state.firstChunkSentAt,
+    get abandoned() {
+      return state.abandoned;
+    },
     stop: async () => {
       await server.stop(true);
     },
@@ -117,9 +125,9 @@ function streamEvents(turn: ScriptedTurn, model: string): SseEvent[] {
     events.push(ev("content_block_stop", { index }));
     index++;
   }
-  if (turn.text) {
+  if (turn.text || turn.hugeText) {
     events.push(ev("content_block_start", { index, content_block: { type: "text", text: "" } }));
-    for (const p of pieces(turn.text)) {
+    for (const p of textPieces(turn)) {
       events.push(ev("content_block_delta", { index, delta: { type: "text_delta", text: p } }, true));
     }
     events.push(ev("content_block_stop", { index }));
@@ -139,6 +147,7 @@ function streamEvents(turn: ScriptedTurn, model: string): SseEvent[] {
     events.push(ev("content_block_stop", { index }));
     index++;
   }
+  if (turn.truncate) return events;
   events.push(
     ev("message_delta", {
       delta: { stop_reason: stopReason(turn), stop_sequence: null },

@@ -45,6 +45,9 @@ export async function startFakeBedrock(): Promise<FakeLLM> {
     script: (...turns) => state.script(...turns),
     requests: state.requests,
     firstChunkSentAt: state.firstChunkSentAt,
+    get abandoned() {
+      return state.abandoned;
+    },
     stop: async () => {
       await server.stop(true);
     },

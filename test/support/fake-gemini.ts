@@ -54,6 +54,9 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     script: (...turns) => state.script(...turns),
     requests: state.requests,
     firstChunkSentAt: state.firstChunkSentAt,
+    get abandoned() {
+      return state.abandoned;
+    },
     stop: async () => {
       await server.stop(true);
     },

@@ -16,6 +16,31 @@ export interface ScriptedTurn {
   cutAfterChunks?: number;
   /** Wait before responding. */
   delayMs?: number;
+  /** Streaming: end the body cleanly without the end marker (no finish_reason/[DONE], no message_stop). */
+  truncate?: boolean;
+  /** Answer 200 with this body, which is not an event stream. */
+  garbage?: string;
+  /** Streaming: send this many SSE chunks, then keep the connection open and send nothing more. */
+  stallAfterChunks?: number;
+  /** Stream this many bytes of text (in 64 KiB chunks) instead of `text`. */
+  hugeText?: number;
+  /** Streaming: one `data:` line that never ends (64 KiB pieces, no newline) until the client goes away. */
+  endlessLine?: boolean;
+}
+
+const HUGE_PIECE = "x".repeat(64 * 1024);
+
+/** The pieces a turn's text is streamed in. */
+export function textPieces(turn: ScriptedTurn): string[] {
+  if (turn.hugeText === undefined) return turn.text ? pieces(turn.text) : [];
+  const out: string[] = [];
+  for (let left = turn.hugeText; left > 0; left -= HUGE_PIECE.length) out.push(left >= HUGE_PIECE.length ? HUGE_PIECE : HUGE_PIECE.slice(0, left));
+  return out;
+}
+
+/** A 200 answer whose body is not an event stream. */
+export function garbageResponse(body: string): Response {
+  return new Response(body, { status: 200, headers: { "content-type": "text/html" } });
 }
 
 export interface RecordedRequest {
@@ -35,6 +60,8 @@ export interface FakeLLM {
   requests: RecordedRequest[];
   /** performance.timeOrigin + performance.now() when each streamed response's first content chunk was written. */
   firstChunkSentAt: number[];
+  /** How many streamed responses the client abandoned before their end (request aborted). */
+  readonly abandoned: number;
   stop(): Promise<void>;
 }
 
@@ -72,6 +99,7 @@ export interface SseEvent {
 export class FakeState {
   readonly requests: RecordedRequest[] = [];
   readonly firstChunkSentAt: number[] = [];
+  abandoned = 0;
   private readonly queue: ScriptedTurn[] = [];
 
   script(...turns: ScriptedTurn[]): void {
@@ -106,19 +134,20 @@ export class FakeState {
   /**
    * An SSE response writing `events` in order. With `cutAfter`, the body
    * errors after that many events, which makes Bun reset the connection
-   * without the closing chunk (the client sees ECONNRESET mid-body).
+   * without the closing chunk (the client sees ECONNRESET mid-body). With
+   * `stallAfter`, the body sends that many events and then nothing, open.
    */
-  sse(events: SseEvent[], cutAfter?: number): Response {
+  sse(events: SseEvent[], cutAfter?: number, stallAfter?: number): Response {
     const encoder = new TextEncoder();
     const frames = events.map((ev) => ({
       bytes: encoder.encode((ev.event ? `event: ${ev.event}\n` : "") + `data: ${ev.data}\n\n`),
       content: ev.content,
     }));
-    return this.frames(frames, "text/event-stream", cutAfter);
+    return this.frames(frames, "text/event-stream", cutAfter, stallAfter);
   }
 
-  /** A streamed response writing `frames` in order, cut as `sse` is. */
-  frames(frames: { bytes: Uint8Array; content?: boolean }[], contentType: string, cutAfter?: number): Response {
+  /** A streamed response writing `frames` in order, cut or stalled as `sse` is. */
+  frames(frames: { bytes: Uint8Array; content?: boolean }[], contentType: string, cutAfter?: number, stallAfter?: number): Response {
     let i = 0;
     let firstContentSeen = false;
     const state = this;
@@ -135,6 +164,9 @@ export class FakeState {
             return;
           }
         }
+        if (stallAfter !== undefined && i >= stallAfter) {
+          await new Promise(() => {}); // until the client goes away (cancel)
+        }
         const frame = frames[i++];
         if (frame === undefined) {
           controller.close();
@@ -146,12 +178,32 @@ export class FakeState {
           state.firstChunkSentAt.push(now());
         }
       },
+      cancel() {
+        state.abandoned++;
+      },
     });
     return new Response(stream, {
       status: 200,
       headers: { "content-type": contentType, "cache-control": "no-cache" },
     });
   }
+}
+
+/** A 200 event stream whose single `data:` line never ends. */
+export function endlessLineResponse(state: FakeState): Response {
+  const piece = new TextEncoder().encode(HUGE_PIECE);
+  let started = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await sleep(1);
+      controller.enqueue(started ? piece : new TextEncoder().encode("data: "));
+      started = true;
+    },
+    cancel() {
+      state.abandoned++;
+    },
+  });
+  return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream" } });
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -6,10 +6,13 @@ import {
   type FakeLLM,
   type ScriptedTurn,
   type SseEvent,
+  endlessLineResponse,
+  garbageResponse,
   halves,
   json,
   pieces,
   sleep,
+  textPieces,
 } from "./fake-llm.ts";
 
 export interface FakeOpenAIOptions {
@@ -51,9 +54,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         const { status, message } = turn.error;
         return json({ error: { message, type: ERROR_TYPES[status] ?? "server_error", code: null } }, status);
       }
+      if (turn.garbage !== undefined) return garbageResponse(turn.garbage);
+      if (turn.endlessLine) return endlessLineResponse(state);
       const model = typeof body?.model === "string" ? body.model : "fake-model";
       if (body?.stream) {
-        return state.sse(streamEvents(turn, model, body?.stream_options?.include_usage === true), turn.cutAfterChunks);
+        const events = streamEvents(turn, model, body?.stream_options?.include_usage === true);
+        return state.sse(events, turn.cutAfterChunks, turn.stallAfterChunks);
       }
       return json(completion(turn, model));
     },
@@ -63,6 +69,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     script: (...turns) => state.script(...turns),
     requests: state.requests,
     firstChunkSentAt: state.firstChunkSentAt,
+    get abandoned() {
+      return state.abandoned;
+    },
     stop: async () => {
       await server.stop(true);
     },
@@ -99,8 +108,8 @@ function streamEvents(turn: ScriptedTurn, model: string, includeUsage: boolean):
   if (turn.thinking) {
     for (const p of pieces(turn.thinking)) events.push({ data: chunk({ reasoning_content: p }), content: true });
   }
-  if (turn.text) {
-    for (const p of pieces(turn.text)) events.push({ data: chunk({ content: p }), content: true });
+  if (turn.text || turn.hugeText) {
+    for (const p of textPieces(turn)) events.push({ data: chunk({ content: p }), content: true });
   }
   (turn.toolCalls ?? []).forEach((call, index) => {
     events.push({
@@ -113,6 +122,7 @@ function streamEvents(turn: ScriptedTurn, model: string, includeUsage: boolean):
       events.push({ data: chunk({ tool_calls: [{ index, function: { arguments: part } }] }), content: true });
     }
   });
+  if (turn.truncate) return events;
   events.push({ data: chunk({}, finishReason(turn)) });
   if (includeUsage) {
     events.push({

@@ -40,10 +40,12 @@ ${keys[flavour]}
 models = ${JSON.stringify(models)}`;
 }
 
-export function providerConfig(flavour: ProviderFlavour, fake: FakeLLM, extra = ""): string {
+/** `extra` goes into `[system.crab]`, `providerExtra` into `[provider.fake]`. */
+export function providerConfig(flavour: ProviderFlavour, fake: FakeLLM, extra = "", providerExtra = ""): string {
   return `${providerTable("fake", flavour, fake)}
 max_retries = 2
 timeout = 10
+${providerExtra}
 
 [system.crab]
 model = "fake-model"
@@ -56,9 +58,16 @@ export interface LlmDaemon {
   stop(): Promise<void>;
 }
 
-export async function startLlmDaemon(flavour: ProviderFlavour, options: StartOptions & { extraConfig?: string } = {}): Promise<LlmDaemon> {
+export interface LlmDaemonOptions extends StartOptions {
+  /** Keys of `[system.crab]`. */
+  extraConfig?: string;
+  /** Keys of `[provider.fake]`. */
+  providerConfig?: string;
+}
+
+export async function startLlmDaemon(flavour: ProviderFlavour, options: LlmDaemonOptions = {}): Promise<LlmDaemon> {
   const fake = await startFake(flavour);
-  const daemon = await startDaemon({ ...options, config: providerConfig(flavour, fake, options.extraConfig) });
+  const daemon = await startDaemon({ ...options, config: providerConfig(flavour, fake, options.extraConfig, options.providerConfig) });
   return {
     daemon,
     fake,
@@ -78,7 +87,7 @@ export interface LlmDaemonFixture {
  * The usual file-level setup: a daemon on a fake provider and one client,
  * started before the file's tests and torn down (home removed) after them.
  */
-export function useLlmDaemon(flavour: ProviderFlavour, options: StartOptions & { extraConfig?: string } = {}): LlmDaemonFixture {
+export function useLlmDaemon(flavour: ProviderFlavour, options: LlmDaemonOptions = {}): LlmDaemonFixture {
   let env: LlmDaemon | undefined;
   let client: Client | undefined;
   beforeAll(async () => {

@@ -25,9 +25,11 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
     view.line(notes, "note", color(text));
   };
   let failed = false;
+  /** A second Ctrl-C during one answer: stop waiting and leave. */
+  let quitting = false;
 
   if (interactive) {
-    note(`chatting with ${state.agent}: /help for commands, Ctrl-C stops an answer, Ctrl-D quits`);
+    note(`chatting with ${state.agent}: /help for commands, Ctrl-C cancels an answer (twice: quits), Ctrl-D quits`);
   }
   try {
     for (;;) {
@@ -47,6 +49,7 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
         }
       }
       if (!(await turn(line))) failed = true;
+      if (quitting) break;
     }
   } finally {
     view.finish();
@@ -72,6 +75,10 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
       outcome = await stream(content);
     }
     view.finish();
+    if (outcome.end?.interrupted) {
+      note("answer cancelled; what it had said is kept in the session as interrupted");
+      return true;
+    }
     if (outcome.interrupted) {
       note(
         outcome.session === undefined
@@ -103,7 +110,22 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
       return { failure: { message: (err as Error).message }, interrupted: false, toolSteps: 0, endedAfterTools: false };
     }
     const stop = new AbortController();
-    input.onBusyInterrupt(() => stop.abort());
+    let session: bigint | undefined;
+    let cancelling = false;
+    // Ctrl-C cancels the run in the daemon (the stream then ends as interrupted);
+    // again, or before the run has a session, it stops waiting and quits.
+    input.onBusyInterrupt(() => {
+      if (session !== undefined && !cancelling) {
+        cancelling = true;
+        const id = session;
+        void withClient(conn, (c) => c.cancel(id)).catch((err: unknown) =>
+          note(`could not cancel: ${err instanceof Error ? err.message : String(err)}`, notes.style.red),
+        );
+        return;
+      }
+      if (cancelling) quitting = true;
+      stop.abort();
+    });
     const onAsk = async (ask: AskUserEvent, session: bigint) => {
       view.finish();
       const answer = await collectAnswers(ask, { input, say: (l) => view.line(notes, "ask", l), style: notes.style });
@@ -119,7 +141,10 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
     try {
       const outcome = await runStream(client, nextRequest(state, content), {
         onEvent: (event) => {
-          if (event.event.case === "start") enteredSession(state, event.event.value.session);
+          if (event.event.case === "start") {
+            session = event.event.value.session;
+            enteredSession(state, session);
+          }
           view.render(event);
         },
         onAsk,

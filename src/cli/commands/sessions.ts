@@ -27,8 +27,26 @@ restarts; conversation files last forever.`,
     );
 
   program
+    .command("cancel")
+    .description("stop the run in progress in an open session; the session stays open")
+    .argument("<id>", "session id (see crabtalk sessions)", parseSessionId)
+    .addHelpText(
+      "after",
+      `
+The model request is aborted and the run's tool processes are killed; what the
+answer had said so far is kept in the conversation, marked as interrupted.
+Nothing happens (and the exit status is 0) when no run is in progress.`,
+    )
+    .action(
+      action(async (id: bigint) => {
+        await withClient(conn(), (client) => client.cancel(id));
+        console.log(`cancelled any run in progress in session ${id}`);
+      }),
+    );
+
+  program
     .command("kill")
-    .description("close an open session; its conversation file stays and can be resumed")
+    .description("stop an open session's run in progress and close the session; its conversation file stays and can be resumed")
     .argument("<id>", "session id (see crabtalk sessions)", parseSessionId)
     .action(
       action(async (id: bigint) => {

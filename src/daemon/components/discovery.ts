@@ -71,6 +71,8 @@ export class ComponentDiscovery {
   /** The connected components as one pool (the runtime joins it to its configured servers). */
   readonly pool: McpPool = {
     servers: () => this.live().flatMap((p) => p.servers()),
+    // Components are connected as they are found; none is waited for.
+    ready: () => Promise.resolve(),
     connectedNames: () => this.live().flatMap((p) => p.connectedNames()),
     tools: (scope) => this.live().flatMap((p) => p.tools(scope)),
     call: (name, args, signal) => {

@@ -21,6 +21,9 @@ const kind = z.enum(PROVIDER_KINDS, {
   error: `must be one of ${PROVIDER_KINDS.join(", ")}`,
 });
 
+/** The largest `max_answer_bytes`: a Send reply with such an answer still fits a 16 MiB frame. */
+export const MAX_ANSWER_BYTES_LIMIT = 12 * 1024 * 1024;
+
 /** Requirements of one provider table that depend on its kind (§3.2). */
 function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   const missing = (key: keyof ProviderConfig): void => {
@@ -64,6 +67,11 @@ const providerFields = z.object(
       .min(1, "must list at least one model"),
     max_retries: count.default(2),
     timeout: count.default(30),
+    // Seconds a stream may stay silent between chunks; 0 = no limit.
+    stream_idle_timeout: count.default(120),
+    // Bytes of one answer (text, reasoning, tool arguments). At most 12 MiB, so
+    // that a Send reply carrying it always fits a 16 MiB frame.
+    max_answer_bytes: positive.max(MAX_ANSWER_BYTES_LIMIT, `must be at most ${MAX_ANSWER_BYTES_LIMIT} (12 MiB)`).default(4 * 1024 * 1024),
     api_version: text.optional(),
     region: text.optional(),
     access_key: text.optional(),
@@ -125,6 +133,8 @@ export const agentConfigSchema = z.object(
     sandbox: sandboxMode.optional(),
     writable: names.optional(),
     network: flag.optional(),
+    // Wall-clock seconds one run may take; 0 = no limit.
+    run_timeout: count.default(1800),
   },
   { error: "must be a table" },
 );

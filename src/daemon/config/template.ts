@@ -19,6 +19,10 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # [provider.openai]
 # api_key = "\${OPENAI_API_KEY}"
 # models = ["gpt-4o", "gpt-4o-mini"]
+# max_retries = 2               # retries of transient failures
+# timeout = 30                  # seconds per attempt (for a stream: to its first chunk)
+# stream_idle_timeout = 120     # seconds a stream may stay silent between chunks; 0 = no limit
+# max_answer_bytes = 4194304    # bytes of one answer, at most 12582912 (12 MiB)
 
 # [provider.anthropic]
 # kind = "anthropic"
@@ -46,6 +50,7 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # compact_threshold = 100000    # estimated tokens before auto-compaction; 0 disables;
 #                               # unset: 80 % of the model's context window
 # compact_tool_max_len = 1024   # bytes kept of each tool result when compacting
+# run_timeout = 1800            # wall-clock seconds one run may take; 0 = no limit
 
 # Delegated tasks.
 [system.tasks]

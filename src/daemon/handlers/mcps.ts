@@ -18,7 +18,14 @@ export function mcpHandlers(state: DaemonState): Handlers {
       const configured = resolveMcps(manifestMcps(state.paths.localManifest), installed, () => {}).map(({ config: m, source }) => {
         const enabled = !disabled.includes(m.name);
         const server = live.get(m.name);
-        const status = !enabled ? McpStatus.DISCONNECTED : server?.status === "connected" ? McpStatus.CONNECTED : McpStatus.FAILED;
+        // A server still connecting (daemon start) is DISCONNECTED with the error "connecting".
+        const status = !enabled
+          ? McpStatus.DISCONNECTED
+          : server?.status === "connected"
+            ? McpStatus.CONNECTED
+            : server?.status === "connecting"
+              ? McpStatus.DISCONNECTED
+              : McpStatus.FAILED;
         return {
           name: m.name,
           command: m.command,
@@ -31,7 +38,7 @@ export function mcpHandlers(state: DaemonState): Handlers {
           enabled,
           sourceKind: source === LOCAL_SOURCE ? SourceKind.LOCAL : SourceKind.PACKAGE,
           status,
-          error: enabled ? (server?.error ?? "not connected") : "",
+          error: !enabled ? "" : server?.status === "connecting" ? "connecting" : (server?.error ?? "not connected"),
           toolCount: server?.status === "connected" ? server.toolCount : 0,
         };
       });

@@ -103,6 +103,14 @@ export function sessionHandlers(state: DaemonState): Handlers {
       return { case: "pong", value: {} };
     },
 
+    // Pong whether or not a run was in progress: a cancel racing the run's end is no error.
+    cancel: ({ session }) => {
+      const open = state.host.sessions.get(session);
+      if (!open) throw notFound(`session ${session} not found`);
+      open.cancelRun("run cancelled");
+      return { case: "pong", value: {} };
+    },
+
     compact: async ({ session }) => {
       const open = state.host.sessions.get(session);
       if (!open) throw notFound(`session ${session} not found`);

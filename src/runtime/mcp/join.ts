@@ -6,6 +6,7 @@ export function joinPools(...pools: McpPool[]): McpPool {
   const owner = (name: string) => pools.find((p) => p.tools([]).some((t) => t.name === name));
   return {
     servers: () => pools.flatMap((p) => p.servers()),
+    ready: (scope) => Promise.all(pools.map((p) => p.ready(scope))).then(() => {}),
     connectedNames: () => pools.flatMap((p) => p.connectedNames()),
     tools(scope) {
       const seen = new Set<string>();

@@ -1,7 +1,8 @@
 // MCP server connections (daemon.md §14.1–§14.2): every configured server is
-// connected in parallel at runtime build, each within a time limit; a server
-// that fails or times out is skipped with a warning and never stops the
-// daemon. Tools keep the servers' own names; the first server wins a name.
+// connected in parallel, in the background, each within a time limit; a
+// server that fails or times out is skipped with a warning and never stops
+// the daemon. Tools keep the servers' own names; the first server (in config
+// order) among the connected ones wins a name.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -24,6 +25,9 @@ const DEFAULT_CLIENT_VERSION = "0.0.0";
 
 interface Connection {
   name: string;
+  /** Settles when the connection is up or has failed. */
+  settled?: Promise<void>;
+  connecting: boolean;
   client?: Client;
   transport?: Transport;
   tools: { name: string; description: string }[];
@@ -33,10 +37,19 @@ interface Connection {
   closing?: Promise<void>;
 }
 
-export async function connectMcpServers(specs: McpServerSpec[], options: McpConnectOptions): Promise<McpPool> {
+/** Starts connecting every server and returns at once; `ready()` tells when they are done. */
+export function startMcpServers(specs: McpServerSpec[], options: McpConnectOptions): McpPool {
   const timeoutMs = options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
-  const connections = await Promise.all(specs.map((spec) => connectOne(spec, options, timeoutMs)));
-  return new Pool(connections, timeoutMs, options.warn);
+  const pool = new Pool(timeoutMs, options.warn);
+  for (const spec of specs) pool.add(spec, (conn) => connectOne(conn, spec, options, timeoutMs));
+  return pool;
+}
+
+/** Connects every server and resolves once each is connected or has failed. */
+export async function connectMcpServers(specs: McpServerSpec[], options: McpConnectOptions): Promise<McpPool> {
+  const pool = startMcpServers(specs, options);
+  await pool.ready([]);
+  return pool;
 }
 
 function serverEnv(spec: McpServerSpec, options: McpConnectOptions): Record<string, string> {
@@ -51,8 +64,7 @@ function makeTransport(spec: McpServerSpec, options: McpConnectOptions): Transpo
   return new StdioClientTransport({ command: spec.command, args: spec.args, env: serverEnv(spec, options), stderr: "ignore" });
 }
 
-async function connectOne(spec: McpServerSpec, options: McpConnectOptions, timeoutMs: number): Promise<Connection> {
-  const conn: Connection = { name: spec.name, tools: [], error: "", alive: false };
+async function connectOne(conn: Connection, spec: McpServerSpec, options: McpConnectOptions, timeoutMs: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const transport = makeTransport(spec, options);
@@ -74,11 +86,11 @@ async function connectOne(spec: McpServerSpec, options: McpConnectOptions, timeo
     conn.tools = [];
     options.warn(`mcp server '${spec.name}' skipped: ${conn.error}`);
     // A stubborn process may take seconds to stop: don't hold up the build; close() awaits it.
-    conn.closing = safeClose(conn);
+    conn.closing ??= safeClose(conn);
   } finally {
     clearTimeout(timer);
+    conn.connecting = false;
   }
-  return conn;
 }
 
 async function handshake(client: Client, transport: Transport, conn: Connection, timeoutMs: number): Promise<void> {
@@ -102,41 +114,66 @@ async function safeClose(conn: Connection): Promise<void> {
 }
 
 class Pool implements McpPool {
-  /** Tool name → owning connection (first wins). */
+  private readonly conns: Connection[] = [];
+  /** Tool name → owning connection (first connected server in config order wins). */
   private owners = new Map<string, Connection>();
+  /** Names already reported as shadowed. */
+  private readonly shadowed = new Set<string>();
 
   constructor(
-    private readonly conns: Connection[],
     private readonly timeoutMs: number,
-    warn: (msg: string) => void,
-  ) {
-    for (const conn of conns) {
-      if (!conn.alive) continue;
+    private readonly warn: (msg: string) => void,
+  ) {}
+
+  add(spec: McpServerSpec, connect: (conn: Connection) => Promise<void>): void {
+    const conn: Connection = { name: spec.name, tools: [], error: "", alive: false, connecting: true };
+    this.conns.push(conn);
+    conn.settled = connect(conn).then(() => this.assignOwners());
+  }
+
+  /** Recomputed whenever a connection settles, so the order never depends on who answered first. */
+  private assignOwners(): void {
+    const owners = new Map<string, Connection>();
+    for (const conn of this.conns) {
+      if (!this.isUp(conn)) continue;
       for (const tool of conn.tools) {
-        const owner = this.owners.get(tool.name);
-        if (owner) warn(`mcp tool '${tool.name}' of server '${conn.name}' skipped: already provided by '${owner.name}'`);
-        else this.owners.set(tool.name, conn);
+        const owner = owners.get(tool.name);
+        if (!owner) owners.set(tool.name, conn);
+        else if (!this.shadowed.has(`${conn.name}\u0000${tool.name}`)) {
+          this.shadowed.add(`${conn.name}\u0000${tool.name}`);
+          this.warn(`mcp tool '${tool.name}' of server '${conn.name}' skipped: already provided by '${owner.name}'`);
+        }
       }
     }
+    this.owners = owners;
+  }
+
+  private isUp(conn: Connection): boolean {
+    return !conn.connecting && conn.error === "";
+  }
+
+  async ready(scope: string[]): Promise<void> {
+    const waiting = this.conns.filter((c) => scope.length === 0 || scope.includes(c.name)).map((c) => c.settled);
+    await Promise.all(waiting);
   }
 
   servers(): McpServerStatus[] {
     return this.conns.map((c) => ({
       name: c.name,
-      status: c.error === "" ? "connected" : "failed",
+      status: c.connecting ? "connecting" : c.error === "" ? "connected" : "failed",
       error: c.error,
-      toolCount: c.error === "" ? c.tools.length : 0,
+      toolCount: this.isUp(c) ? c.tools.length : 0,
     }));
   }
 
   connectedNames(): string[] {
-    return this.conns.filter((c) => c.error === "").map((c) => c.name);
+    return this.conns.filter((c) => this.isUp(c)).map((c) => c.name);
   }
 
   tools(scope: string[]): McpToolInfo[] {
     const out: McpToolInfo[] = [];
     for (const conn of this.conns) {
-      if (conn.error !== "" || (scope.length > 0 && !scope.includes(conn.name))) continue;
+      if (!this.isUp(conn) || (scope.length > 0 && !scope.includes(conn.name))) continue;
       for (const tool of conn.tools) {
         if (this.owners.get(tool.name) === conn) out.push({ ...tool, server: conn.name });
       }
@@ -158,6 +195,13 @@ class Pool implements McpPool {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.conns.map((c) => c.closing ?? safeClose(c)));
+    // Closing a connection still in its handshake ends that handshake too.
+    await Promise.all(
+      this.conns.map(async (c) => {
+        c.closing ??= safeClose(c);
+        await c.closing;
+        await c.settled;
+      }),
+    );
   }
 }

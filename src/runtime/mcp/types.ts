@@ -26,8 +26,8 @@ export interface McpConnectOptions {
 
 export interface McpServerStatus {
   name: string;
-  status: "connected" | "failed";
-  /** Empty when connected. */
+  status: "connected" | "connecting" | "failed";
+  /** Empty when connected or connecting. */
   error: string;
   toolCount: number;
 }
@@ -52,6 +52,11 @@ export class McpToolUnavailableError extends Error {
 
 export interface McpPool {
   servers(): McpServerStatus[];
+  /**
+   * Settles once every server in `scope` (all when empty) is connected or has
+   * failed — each within its connect timeout. Never rejects.
+   */
+  ready(scope: string[]): Promise<void>;
   connectedNames(): string[];
   /** Tools in server order (first wins a name); a non-empty scope keeps only those servers' tools. */
   tools(scope: string[]): McpToolInfo[];
@@ -63,6 +68,7 @@ export interface McpPool {
 /** The pool of a runtime with no MCP servers. */
 export const EMPTY_MCP_POOL: McpPool = {
   servers: () => [],
+  ready: () => Promise.resolve(),
   connectedNames: () => [],
   tools: () => [],
   call: (name) => Promise.reject(new McpToolUnavailableError(name)),

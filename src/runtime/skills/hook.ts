@@ -13,8 +13,8 @@ export interface SkillsHookOptions {
   dirs: SkillDir[];
   disabled: string[];
   warn(msg: string): void;
-  /** Lines that open the <resources> block before the skills (the MCP servers line, §7.3 item 4). */
-  leadLines?: string[];
+  /** Lines that open the <resources> block before the skills (the MCP servers line, §7.3 item 4), read when a prompt is composed. */
+  leadLines?: () => string[];
 }
 
 const SKILLS_LINE =
@@ -39,7 +39,7 @@ export function resourcesBlock(lines: readonly string[]): string {
 export function skillsHook(options: SkillsHookOptions): { hook: RuntimeHook; registry: SkillRegistry } {
   const registry = discoverSkills(options.dirs, options.disabled, options.warn);
   const hook: RuntimeHook = {
-    promptBlock: (agent) => resourcesBlock([...(options.leadLines ?? []), ...skillHintLines(registry, agent)]),
+    promptBlock: (agent) => resourcesBlock([...(options.leadLines?.() ?? []), ...skillHintLines(registry, agent)]),
     registerTools: (tools) => tools.register(skillTool({ dirs: options.dirs, disabled: options.disabled, registry })),
     preprocess: (content, scene) => expandSlash(content, { dirs: options.dirs, disabled: options.disabled, scope: scene.agent.skills }),
   };

@@ -1,0 +1,131 @@
+// Limits every streamed answer obeys, whatever the adapter (daemon.md §4.3
+// covers only opening the stream): a provider that goes quiet between chunks
+// longer than the idle limit, or that sends more than the answer cap, ends the
+// attempt with an error and its request is aborted. Applied by the registry
+// below the retries, so an adapter only has to honour its request's signal.
+import type { Adapter } from "./adapter.ts";
+import { ProviderError } from "./errors.ts";
+import type { ModelRequest, StreamChunk } from "./types.ts";
+
+export interface StreamLimits {
+  /** Longest wait for the next chunk, in ms; 0 = none. */
+  idleMs: number;
+  /** Most bytes (UTF-8) of text, reasoning and tool arguments in one answer; 0 = none. */
+  maxAnswerBytes: number;
+}
+
+/** The error of an answer over the cap (also raised by adapters that see it first). */
+export function answerTooLarge(baseUrl: string, maxAnswerBytes: number): ProviderError {
+  return new ProviderError(`provider error: the answer from ${baseUrl} exceeds max_answer_bytes (${maxAnswerBytes} bytes)`, {
+    kind: "stream",
+  });
+}
+
+export function withStreamLimits(adapter: Adapter, limits: StreamLimits): Adapter {
+  const tooLarge = () => answerTooLarge(adapter.baseUrl, limits.maxAnswerBytes);
+  return {
+    baseUrl: adapter.baseUrl,
+    // A whole answer (titles, compaction summaries) obeys the cap too, so none is ever stored beyond it.
+    complete: async (request) => {
+      const response = await adapter.complete(request);
+      const bytes = [response.content, response.reasoning ?? "", ...response.toolCalls.map((c) => c.name + c.arguments)].reduce(
+        (n, s) => n + Buffer.byteLength(s),
+        0,
+      );
+      if (limits.maxAnswerBytes > 0 && bytes > limits.maxAnswerBytes) throw tooLarge();
+      return response;
+    },
+    stream: (request) => limitedStream(adapter, request, limits, tooLarge),
+  };
+}
+
+/** UTF-8 bytes of the model output a chunk carries. */
+export function chunkBytes(chunk: StreamChunk): number {
+  switch (chunk.type) {
+    case "text":
+    case "thinking":
+      return Buffer.byteLength(chunk.text);
+    case "tool_call":
+      return Buffer.byteLength(chunk.arguments ?? "") + Buffer.byteLength(chunk.name ?? "");
+    default:
+      return 0;
+  }
+}
+
+async function* limitedStream(
+  adapter: Adapter,
+  request: ModelRequest,
+  limits: StreamLimits,
+  tooLarge: () => ProviderError,
+): AsyncGenerator<StreamChunk> {
+  const controller = new AbortController();
+  const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
+  const chunks = adapter.stream({ ...request, signal })[Symbol.asyncIterator]();
+  let bytes = 0;
+  let done = false;
+  try {
+    for (;;) {
+      const next = await nextWithin(chunks, limits.idleMs, signal, () => {
+        const secs = Number((limits.idleMs / 1000).toFixed(3));
+        return new ProviderError(`provider error: stream from ${adapter.baseUrl} was idle for more than ${secs}s`, {
+          kind: "timeout",
+        });
+      });
+      if (next.done) {
+        done = true;
+        return;
+      }
+      bytes += chunkBytes(next.value);
+      if (limits.maxAnswerBytes > 0 && bytes > limits.maxAnswerBytes) throw tooLarge();
+      yield next.value;
+    }
+  } finally {
+    if (!done) {
+      // Stop the provider's request; a generator still inside next() settles once its fetch sees the abort.
+      controller.abort();
+      chunks.return?.()?.catch(() => {});
+    }
+  }
+}
+
+/**
+ * The iterator's next result, or a rejection once `idleMs` passes (the idle
+ * error) or `signal` aborts — whichever comes first. A next() that never
+ * settles cannot hold the caller.
+ */
+function nextWithin<T>(
+  it: AsyncIterator<T>,
+  idleMs: number,
+  signal: AbortSignal,
+  idleError: () => ProviderError,
+): Promise<IteratorResult<T>> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      settle();
+      reject(new ProviderError("provider request aborted", { kind: "aborted" }));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (idleMs > 0) {
+      timer = setTimeout(() => {
+        settle();
+        reject(idleError());
+      }, idleMs);
+    }
+    it.next().then(
+      (r) => {
+        settle();
+        resolve(r);
+      },
+      (err: unknown) => {
+        settle();
+        reject(err);
+      },
+    );
+  });
+}
