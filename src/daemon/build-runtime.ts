@@ -145,5 +145,6 @@ export function toAgentSettings(a: AgentConfig): AgentSettings {
     mcps: a.mcps,
     compactThreshold: a.compact_threshold > 0 ? a.compact_threshold : undefined,
     compactToolMaxLen: a.compact_tool_max_len,
+    approve: a.approve,
   };
 }

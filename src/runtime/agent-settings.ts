@@ -13,6 +13,8 @@ export interface AgentSettings {
   /** Estimated tokens that trigger auto-compaction; undefined = disabled. */
   compactThreshold?: number;
   compactToolMaxLen: number;
+  /** Approve rules: calls that wait for the user's yes (docs/approvals.md). */
+  approve: string[];
 }
 
 export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
@@ -24,6 +26,7 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   mcps: [],
   compactThreshold: 100_000,
   compactToolMaxLen: 1024,
+  approve: [],
 };
 
 /** A registered agent: settings plus its composed system prompt and tool whitelist. */

@@ -7,13 +7,14 @@ import type { Message, ToolCall, UserMessage } from "../model/types.ts";
 import { appendCompactMarker, appendMessages, renameForTitle, rewriteMeta } from "../session/file.ts";
 import { cleanTitle, titleRequestMessages, titleSource } from "../session/title.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
+import { approveCall, runScope, type ApprovalChannel, type ApprovalScope } from "./approval/gate.ts";
 import { compactionDue, compactionRequest, summarise } from "./compaction.ts";
 import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
 import type { Host } from "./host.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
-import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
+import { ASK_TIMEOUT_MS, parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
 
 export interface TurnInput {
   content: string;
@@ -22,15 +23,17 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** Cancels running tools too (daemon shutdown, task timeout). A Kill of the session always does. */
   stopTools?: AbortSignal;
-  /** Whether a client is streaming this run (ask_user needs one). */
+  /** Whether a client is streaming this run (ask_user and approval questions need one). */
   streaming: boolean;
+  /** Delegated runs: the approval scope inherited from the delegating run. */
+  approval?: ApprovalScope;
   /** Generate a title in the background when the session has none (default true). */
   title?: boolean;
   /** Background failures (title generation, persistence). */
   warn?: (message: string) => void;
 }
 
-/** What a turn reports: the agent's events plus the questions of ask_user calls (protocol.md §6.1 step 4). */
+/** What a turn reports: the agent's events plus questions for the user (ask_user calls, approvals). */
 export type TurnEvent = AgentEvent | { type: "ask_user"; questions: AskQuestion[] };
 
 export interface TurnOutcome extends RunResult {
@@ -102,6 +105,22 @@ export async function* runTurn(
 
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
   const toolSignal = AbortSignal.any([session.killed.signal, ...(input.stopTools ? [input.stopTools] : [])]);
+  // Approval questions are asked while the loop waits for its tools: they reach the stream through this queue.
+  const questions: AskQuestion[] = [];
+  let questionPosted: (() => void) | undefined;
+  const channel: ApprovalChannel | undefined =
+    input.streaming && !input.approval
+      ? {
+          session: session.id,
+          remembered: session.alwaysApproved,
+          post: (q) => {
+            questions.push(q);
+            questionPosted?.();
+          },
+          signal: AbortSignal.any([session.killed.signal, ...(input.signal ? [input.signal] : [])]),
+        }
+      : undefined;
+  const approval = runScope(agent.approve, input.approval, channel);
   const loop = runAgent({
     spec: {
       name: agent.name,
@@ -113,7 +132,7 @@ export async function* runTurn(
     },
     model: route.model,
     history: session.history,
-    dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal }),
+    dispatcher: scopedDispatcher(runtime, host, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal, approval }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: input.signal,
     onStep: async (added) => {
@@ -138,8 +157,19 @@ export async function* runTurn(
   });
 
   let result: RunResult;
+  let pending: Promise<IteratorResult<AgentEvent, RunResult>> | undefined;
   for (;;) {
-    const next = await loop.next();
+    const question = questions.shift();
+    if (question) {
+      yield { type: "ask_user", questions: [question] };
+      continue;
+    }
+    pending ??= loop.next(); // may post a question at once
+    const posted = new Promise<undefined>((resolve) => (questionPosted = () => resolve(undefined)));
+    if (questions.length > 0) continue;
+    const next = await Promise.race([pending, posted]);
+    if (next === undefined) continue;
+    pending = undefined;
     if (next.done) {
       result = next.value;
       break;
@@ -159,17 +189,22 @@ export async function* runTurn(
 
 /**
  * The run's dispatcher: refuses calls outside the agent's whitelist before
- * anything runs (daemon.md §11), and gives tools the session's context.
+ * anything runs (daemon.md §11), waits for the user's approval where a rule
+ * asks for it (docs/approvals.md), and gives tools the session's context.
  */
 function scopedDispatcher(
   runtime: Runtime,
+  host: Host,
   agent: AgentDefinition,
-  run: { cwd: string; streaming: boolean; signal: AbortSignal },
+  run: { cwd: string; streaming: boolean; signal: AbortSignal; approval: ApprovalScope },
 ): ToolDispatcher {
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
       if (!allows(agent.toolWhitelist, call.name)) return { output: `tool not available: ${call.name}`, isError: true };
-      return runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent });
+      const refusal = await approveCall(host.asks, run.approval, agent.name, call, { timeoutMs: ASK_TIMEOUT_MS, signal: run.signal });
+      if (refusal) return refusal;
+      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, approval: run.approval };
+      return runtime.tools.dispatch(call, context);
     },
   };
 }

@@ -31,6 +31,8 @@ export class Session {
   running = false;
   /** Aborted by Kill: cancels the session's tools (bash, pending ask_user). */
   readonly killed = new AbortController();
+  /** Approve rules the user answered "always" to; forgotten with the open session (docs/approvals.md). */
+  readonly alwaysApproved = new Set<string>();
 }
 
 export interface ResolveRequest {

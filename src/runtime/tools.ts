@@ -6,6 +6,7 @@ import type { ToolCall, ToolSchema } from "../model/types.ts";
 import type { ToolOutcome } from "../agent/events.ts";
 import type { ToolContext } from "../agent/loop.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
+import type { ApprovalScope } from "./approval/gate.ts";
 
 /** What a tool handler knows of the call beyond its arguments. */
 export interface ToolCallContext extends ToolContext {
@@ -14,6 +15,8 @@ export interface ToolCallContext extends ToolContext {
   /** False in Send runs and delegated runs: nothing can carry a question to a user. */
   streaming: boolean;
   agentDef: AgentDefinition;
+  /** The run's approval rules and who answers them (delegation hands them on). */
+  approval?: ApprovalScope;
 }
 
 export interface Tool<I = unknown> {

@@ -70,6 +70,7 @@ describe("defaults", () => {
       mcps: [],
       compact_threshold: 100000,
       compact_tool_max_len: 1024,
+      approve: [],
     });
     expect(config.system.tasks).toEqual({ max_concurrent: 4, viewable_window: 16, task_timeout: 300 });
     expect(config.system.memory).toEqual({ recall_limit: 5 });

@@ -93,6 +93,7 @@ describe("redactConfigJson", () => {
           mcps: [],
           compact_threshold: 100000,
           compact_tool_max_len: 1024,
+          approve: [],
         },
         tasks: { max_concurrent: 4, viewable_window: 16, task_timeout: 300 },
         memory: { recall_limit: 5 },

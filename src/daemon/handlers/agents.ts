@@ -24,6 +24,7 @@ export function agentHandlers(state: DaemonState): Handlers {
     mcps: a.mcps,
     compactThreshold: a.compactThreshold,
     compactToolMaxLen: a.compactToolMaxLen,
+    approve: a.approve,
   });
   const registered = (name: string) => {
     const agent = state.host.runtime.agents.get(name);
