@@ -53,6 +53,7 @@ export function configFromInfo(info: AgentInfo): AgentConfig {
     mcps: info.mcps,
     compact_threshold: info.compactThreshold ?? null,
     compact_tool_max_len: info.compactToolMaxLen,
+    approve: info.approve,
   };
   if (info.model !== undefined) config.model = info.model;
   return config;
