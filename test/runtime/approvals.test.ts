@@ -224,14 +224,15 @@ test("a delegated member's bash is asked on the delegating agent's stream, under
   const dir = scratch();
   t.env.fake.script(
     { toolCalls: [{ id: "d1", name: "delegate", arguments: JSON.stringify({ tasks: [{ agent: "worker", message: "make it" }] }) }] },
-    { toolCalls: [bash("w1", "touch delegated")] },
+    { toolCalls: [bash("w1", `touch ${join(dir, "delegated")}`)] }, // a task has no session cwd: an absolute path
     { text: "worker finished" },
     { text: "all done" },
   );
-  const r = await run("delegate it", "delegating-user", "yes", { agent: "careful", cwd: dir });
+  const r = await run("delegate it", "delegating-user", "yes", { agent: "careful" });
   expect(r.questions).toHaveLength(1);
-  expect(r.questions[0].question).toStartWith("Agent worker (delegated by careful) wants bash to run this command:\n    touch delegated\n");
+  expect(r.questions[0].question).toStartWith(`Agent worker (delegated by careful) wants bash to run this command:\n    touch ${join(dir, "delegated")}\n`);
   expect(JSON.parse(r.results.d1.output)).toEqual([{ agent: "worker", result: "worker finished", error: null }]);
+  expect(existsSync(join(dir, "delegated"))).toBe(true);
   // The worker on its own has no rule: a Send to it runs bash without asking.
   t.env.fake.script({ toolCalls: [bash("w2", "echo alone")] }, { text: "alone" });
   expect((await t.client.send({ agent: "worker", content: "alone", sender: "solo" })).content).toBe("alone");
