@@ -102,3 +102,17 @@ test("chat from a pipe: a piped 'yes' is the next message, never an approval", a
   expect(said.map((m: { content: string }) => m.content)).toEqual(["run it", "yes"]);
   rmSync(dir, { recursive: true });
 });
+
+test("agents create/update/show: --approve rules, kept by an update that changes other keys", async () => {
+  const home = t.env.daemon.home;
+  const created = await runCli(["agents", "create", "guarded", "--approve", "bash", "--approve", "bash:rm *"], { home });
+  expect(created.code).toBe(0);
+  expect((await runCli(["agents", "update", "guarded", "--description", "still asks"], { home })).code).toBe(0);
+  const shown = await runCli(["agents", "show", "guarded"], { home });
+  expect(shown.stdout).toContain('approve:              "bash", "bash:rm *"\n');
+  const manifest = readFileSync(join(home, "local/CrabTalk.toml"), "utf8");
+  expect(manifest.slice(manifest.indexOf("[agents.guarded]"))).toContain('approve = [ "bash", "bash:rm *" ]');
+  const bad = await runCli(["agents", "update", "guarded", "--approve", ":x"], { home });
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain("invalid agent config: approve.0: must start with a tool name");
+});

@@ -44,6 +44,7 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # mcps = []                     # MCP server scope (empty = all servers)
 # compact_threshold = 100000    # estimated tokens before auto-compaction; 0 disables
 # compact_tool_max_len = 1024   # bytes kept of each tool result when compacting
+# approve = ["bash"]            # tool calls that wait for your yes (e.g. "bash:rm *"); docs/approvals.md
 
 # Delegated tasks.
 [system.tasks]
