@@ -183,6 +183,34 @@ test("nobody else can answer: guesses without the question's id are 404 and chan
   rmSync(dir, { recursive: true });
 });
 
+test("a model cannot approve its own call: a parallel command replying to the daemon answers nothing", async () => {
+  await t.client.createAgent("selfish", JSON.stringify({ approve: ["bash:touch *"] }));
+  const dir = scratch();
+  const held = `touch ${join(dir, "self-approved")}`;
+  const attack = `${process.execPath} ${join(import.meta.dir, "../support/self-approver.ts")} '${held}'`;
+  t.env.fake.script({ toolCalls: [bash("m1", held), bash("m2", attack)] }, { text: "tried" });
+  const replier = await t.env.daemon.client();
+  let session = 0n;
+  let question = "";
+  const results: Record<string, { output: string; isError: boolean }> = {};
+  for await (const e of t.client.stream({ agent: "selfish", content: "approve yourself", sender: "self-approver" })) {
+    if (e.event.case === "start") session = e.event.value.session;
+    if (e.event.case === "askUser") question = e.event.value.questions[0].question;
+    if (e.event.case === "toolResult") {
+      results[e.event.value.callId] = e.event.value;
+      // The held call is still waiting once the attack is over: only now does the user answer.
+      if (e.event.value.callId === "m2") await replier.replyToAsk(session, JSON.stringify({ [question]: "no" }));
+    }
+  }
+  await replier.close();
+  expect(question).toContain(held);
+  expect(JSON.parse(results.m2.output).stdout).toMatch(/^tried [1-9]\d*, accepted 0\n$/);
+  expect(results.m1.isError).toBe(true);
+  expect(results.m1.output).toStartWith("bash was not run: the user said no");
+  expect(existsSync(join(dir, "self-approved"))).toBe(false);
+  rmSync(dir, { recursive: true });
+});
+
 test("the client going away while asked refuses the call at once: the session is free again", async () => {
   const dir = scratch();
   t.env.fake.script({ toolCalls: [bash("g1", "touch abandoned")] });
@@ -197,6 +225,18 @@ test("the client going away while asked refuses the call at once: the session is
   expect((await t.client.sessions()).find((s) => s.id === session)?.active).toBe(false);
   expect(existsSync(join(dir, "abandoned"))).toBe(false);
   rmSync(dir, { recursive: true });
+});
+
+test("Kill refuses a pending approval at once", async () => {
+  t.env.fake.script({ toolCalls: [bash("k1", "echo never")] }, { text: "killed" });
+  const killer = await t.env.daemon.client();
+  const r = await run("ask then kill", "killed-user", async (_q, session) => {
+    await killer.kill(session);
+    return undefined;
+  });
+  await killer.close();
+  expect(r.results.k1).toMatchObject({ isError: true });
+  expect(r.results.k1.output).toStartWith("bash was not run: the approval question was cancelled");
 });
 
 test("patterns: only matching commands ask; the command is shown with control characters escaped", async () => {
@@ -233,6 +273,15 @@ test("a delegated member's bash is asked on the delegating agent's stream, under
   expect(r.questions[0].question).toStartWith(`Agent worker (delegated by careful) wants bash to run this command:\n    touch ${join(dir, "delegated")}\n`);
   expect(JSON.parse(r.results.d1.output)).toEqual([{ agent: "worker", result: "worker finished", error: null }]);
   expect(existsSync(join(dir, "delegated"))).toBe(true);
+  // Delegated from a Send run, nobody can answer: the worker's bash is refused at once.
+  t.env.fake.script(
+    { toolCalls: [{ id: "d2", name: "delegate", arguments: JSON.stringify({ tasks: [{ agent: "worker", message: "again" }] }) }] },
+    { toolCalls: [bash("w3", `touch ${join(dir, "unasked")}`)] },
+    { text: "worker refused" },
+    { text: "over" },
+  );
+  expect((await t.client.send({ agent: "careful", content: "delegate unattended", sender: "unattended" })).content).toBe("over");
+  expect(existsSync(join(dir, "unasked"))).toBe(false);
   // The worker on its own has no rule: a Send to it runs bash without asking.
   t.env.fake.script({ toolCalls: [bash("w2", "echo alone")] }, { text: "alone" });
   expect((await t.client.send({ agent: "worker", content: "alone", sender: "solo" })).content).toBe("alone");
