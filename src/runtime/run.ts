@@ -8,13 +8,14 @@ import { appendCompactMarker, appendMessages, renameForTitle, rewriteMeta } from
 import { cleanTitle, titleRequestMessages, titleSource } from "../session/title.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import { approveCall, runScope, type ApprovalChannel, type ApprovalScope } from "./approval/gate.ts";
+import { QuestionQueue, type QuestionEvent } from "./approval/questions.ts";
 import { compactionDue, compactionRequest, summarise } from "./compaction.ts";
 import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
 import type { Host } from "./host.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
-import { ASK_TIMEOUT_MS, parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
+import { ASK_TIMEOUT_MS, parseAskQuestions } from "./tools/ask-user.ts";
 
 export interface TurnInput {
   content: string;
@@ -34,7 +35,7 @@ export interface TurnInput {
 }
 
 /** What a turn reports: the agent's events plus questions for the user (ask_user calls, approvals). */
-export type TurnEvent = AgentEvent | { type: "ask_user"; questions: AskQuestion[] };
+export type TurnEvent = AgentEvent | QuestionEvent;
 
 export interface TurnOutcome extends RunResult {
   /** Config name of the provider serving the model ("" if none). */
@@ -105,23 +106,18 @@ export async function* runTurn(
 
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
   const toolSignal = AbortSignal.any([session.killed.signal, ...(input.stopTools ? [input.stopTools] : [])]);
-  // Approval questions are asked while the loop waits for its tools: they reach the stream through this queue.
-  const questions: AskQuestion[] = [];
-  let questionPosted: (() => void) | undefined;
+  const approvalQuestions = new QuestionQueue();
   const channel: ApprovalChannel | undefined =
     input.streaming && !input.approval
       ? {
           session: session.id,
           remembered: session.alwaysApproved,
-          post: (q) => {
-            questions.push(q);
-            questionPosted?.();
-          },
+          post: (q) => approvalQuestions.post(q),
           signal: AbortSignal.any([session.killed.signal, ...(input.signal ? [input.signal] : [])]),
         }
       : undefined;
   const approval = runScope(agent.approve, input.approval, channel);
-  const loop = runAgent({
+  const agentLoop = runAgent({
     spec: {
       name: agent.name,
       model: modelName,
@@ -155,26 +151,21 @@ export async function* runTurn(
         input.warn?.(`could not persist the compaction of session ${session.id}: ${e.message}`),
       ),
   });
+  // Approval questions are posted while the loop waits for its tools: they join its events here.
+  const loop = channel ? approvalQuestions.interleave(agentLoop) : agentLoop;
 
   let result: RunResult;
-  let pending: Promise<IteratorResult<AgentEvent, RunResult>> | undefined;
   for (;;) {
-    const question = questions.shift();
-    if (question) {
-      yield { type: "ask_user", questions: [question] };
-      continue;
-    }
-    pending ??= loop.next(); // may post a question at once
-    const posted = new Promise<undefined>((resolve) => (questionPosted = () => resolve(undefined)));
-    if (questions.length > 0) continue;
-    const next = await Promise.race([pending, posted]);
-    if (next === undefined) continue;
-    pending = undefined;
+    const next = await loop.next();
     if (next.done) {
       result = next.value;
       break;
     }
     if (next.value.type === "done") continue; // re-emitted below, after persistence
+    if (next.value.type === "ask_user") {
+      yield next.value; // an approval question: never observed by hooks (its id is the stream client's alone)
+      continue;
+    }
     yield emit(next.value);
     if (next.value.type === "tool_start") {
       const questions = next.value.calls.filter((c) => c.name === "ask_user").flatMap((c) => parseAskQuestions(c.arguments) ?? []);
