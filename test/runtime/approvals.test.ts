@@ -3,7 +3,7 @@
 // trip; "no" refuses, "always" is kept for the session, and nobody but the
 // stream's client can answer.
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DaemonError } from "../../src/protocol/client.ts";
@@ -137,6 +137,32 @@ test("a Send run cannot ask: the call is refused at once", async () => {
   expect(lastToolMessages()[0].content).toBe(
     'bash was not run: it needs the user\'s approval and this run has no client that can answer (a Send request, a cron run, or a task delegated by one) (approve rule "bash"). Do not retry the same call; tell the user what you wanted to do.',
   );
+});
+
+test("a cron run cannot ask: the call is refused at once", async () => {
+  const skill = join(t.env.daemon.home, "local/skills/tick");
+  mkdirSync(skill, { recursive: true });
+  writeFileSync(join(skill, "SKILL.md"), "---\nname: tick\ndescription: a periodic check\n---\n\nRun the check.\n");
+  await t.client.reload();
+  const dir = scratch();
+  const r = await t.client.send({ agent: "crab", content: "start", sender: "cron-owner" });
+  t.env.fake.script({ toolCalls: [bash("cr1", `touch ${join(dir, "from-cron")}`)] }, { text: "cron done" });
+  const before = t.env.fake.requests.length;
+  await t.client.createCron({ schedule: "* * * * * *", skill: "tick", session: r.session, once: true });
+  const refusal = async () => {
+    for (let i = 0; i < 250; i++) {
+      const tool = t.env.fake.requests
+        .slice(before)
+        .flatMap((q) => (q.body?.stream ? q.body.messages : []))
+        .find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "cr1");
+      if (tool) return tool.content as string;
+      await Bun.sleep(20);
+    }
+    throw new Error("the cron run never reported the call's result");
+  };
+  expect(await refusal()).toStartWith("bash was not run: it needs the user's approval and this run has no client that can answer");
+  expect(existsSync(join(dir, "from-cron"))).toBe(false);
+  rmSync(dir, { recursive: true });
 });
 
 test("nobody else can answer: guesses without the question's id are 404 and change nothing; no id leaks", async () => {
