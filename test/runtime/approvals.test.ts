@@ -130,6 +130,16 @@ test("parallel calls are each asked, each answered on its own", async () => {
   rmSync(dir, { recursive: true });
 });
 
+test("a command too long to show is refused without asking", async () => {
+  const long = `echo ${"x".repeat(70 * 1024)}`;
+  t.env.fake.script({ toolCalls: [bash("l1", long)] }, { text: "too long" });
+  const r = await run("long", "long-user", () => {
+    throw new Error("asked about a command nobody can read");
+  });
+  expect(r.questions).toHaveLength(0);
+  expect(r.results.l1.output).toStartWith(`bash was not run: it is too long to show for approval (${long.length} bytes, at most 65536)`);
+});
+
 test("a Send run cannot ask: the call is refused at once", async () => {
   t.env.fake.script({ toolCalls: [bash("s1", "echo never")] }, { text: "could not" });
   const r = await t.client.send({ agent: "crab", content: "run it", sender: "send-user" });

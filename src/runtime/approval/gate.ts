@@ -34,6 +34,9 @@ export interface ApprovalScope {
   chain: readonly string[];
 }
 
+/** Longest main argument shown for approval; a longer call is refused unseen rather than approved unread. */
+export const APPROVAL_SHOW_LIMIT = 64 * 1024;
+
 export const NO_CLIENT = "this run has no client that can answer (a Send request, a cron run, or a task delegated by one)";
 
 /** What a task delegated by a run inherits: its rules, its channel, and the delegating agent in the chain. */
@@ -68,6 +71,10 @@ export async function approveCall(
   const channel = scope.channel;
   if (!channel) return refused(`it needs the user's approval and ${scope.unanswerable}`);
   if (matched.every((r) => channel.remembered.has(r))) return undefined;
+  const size = Buffer.byteLength(mainArgument(call));
+  if (size > APPROVAL_SHOW_LIMIT) {
+    return refused(`it is too long to show for approval (${size} bytes, at most ${APPROVAL_SHOW_LIMIT}); split it into shorter calls`);
+  }
 
   const question = approvalQuestion(call, [...scope.chain, agent], matched);
   const signal = AbortSignal.any([channel.signal, options.signal]);
