@@ -28,8 +28,6 @@ export interface ApprovalScope {
   rules: readonly string[];
   /** Undefined: nobody can answer (Send, cron, a task of a non-streamed run). */
   channel?: ApprovalChannel;
-  /** Why nobody can answer, for the refusal the model sees. */
-  unanswerable: string;
   /** The agents whose delegation led to this run, outermost first. */
   chain: readonly string[];
 }
@@ -37,7 +35,7 @@ export interface ApprovalScope {
 /** Longest main argument shown for approval; a longer call is refused unseen rather than approved unread. */
 export const APPROVAL_SHOW_LIMIT = 64 * 1024;
 
-export const NO_CLIENT = "this run has no client that can answer (a Send request, a cron run, or a task delegated by one)";
+const NO_CLIENT = "this run has no client that can answer (a Send request, a cron run, or a task delegated by one)";
 
 /** What a task delegated by a run inherits: its rules, its channel, and the delegating agent in the chain. */
 export function delegatedScope(parent: ApprovalScope, parentAgent: string): ApprovalScope {
@@ -46,7 +44,7 @@ export function delegatedScope(parent: ApprovalScope, parentAgent: string): Appr
 
 /** A run's scope: its agent's rules added to what it inherits (a top-level run inherits nothing but its channel). */
 export function runScope(agentRules: readonly string[], inherited: ApprovalScope | undefined, channel?: ApprovalChannel): ApprovalScope {
-  const base = inherited ?? { rules: [], channel, unanswerable: NO_CLIENT, chain: [] };
+  const base = inherited ?? { rules: [], channel, chain: [] };
   return { ...base, rules: [...new Set([...base.rules, ...agentRules])] };
 }
 
@@ -69,7 +67,7 @@ export async function approveCall(
     isError: true,
   });
   const channel = scope.channel;
-  if (!channel) return refused(`it needs the user's approval and ${scope.unanswerable}`);
+  if (!channel) return refused(`it needs the user's approval and ${NO_CLIENT}`);
   if (matched.every((r) => channel.remembered.has(r))) return undefined;
   const size = Buffer.byteLength(mainArgument(call));
   if (size > APPROVAL_SHOW_LIMIT) {
