@@ -1,7 +1,7 @@
 // Approvals in the CLI (docs/approvals.md): `crabtalk send` and `crabtalk
 // chat` ask at a terminal (a real pseudo-terminal); from a pipe the call is
 // refused at once and the run goes on. Real daemon, fake OpenAI provider.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,8 @@ import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { runCliAtTerminal } from "../support/terminal.ts";
 
 const t = useLlmDaemon("openai", { extraConfig: 'approve = ["bash"]\n' });
+// Every test starts CLI processes (and waits for a terminal at most 20 s): slow on a loaded machine, never hanging.
+setDefaultTimeout(30_000);
 
 const bash = (id: string, command: string) => ({ toolCalls: [{ id, name: "bash", arguments: JSON.stringify({ command }) }] });
 

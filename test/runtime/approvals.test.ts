@@ -25,9 +25,11 @@ interface Run {
 /** Streams a message; each approval question is answered (on another connection) with `answer`. */
 async function run(content: string, sender: string, answer: Answer, opts: { agent?: string; cwd?: string; session?: bigint } = {}): Promise<Run> {
   const out: Run = { session: 0n, events: [], questions: [], results: {} };
+  // Own connections, closed whatever happens: a failed test leaves no stream open for the next one.
+  const streamer = await t.env.daemon.client();
   const replier = await t.env.daemon.client();
   try {
-    for await (const e of t.client.stream({ agent: opts.agent ?? "crab", content, sender, cwd: opts.cwd, session: opts.session })) {
+    for await (const e of streamer.stream({ agent: opts.agent ?? "crab", content, sender, cwd: opts.cwd, session: opts.session })) {
       out.events.push(e.event);
       if (e.event.case === "start") out.session = e.event.value.session;
       if (e.event.case === "toolResult") out.results[e.event.value.callId] = e.event.value;
@@ -40,6 +42,7 @@ async function run(content: string, sender: string, answer: Answer, opts: { agen
       }
     }
   } finally {
+    await streamer.close();
     await replier.close();
   }
   return out;
@@ -224,28 +227,35 @@ test("a model cannot approve its own call: a parallel command replying to the da
   const dir = scratch();
   const held = `touch ${join(dir, "self-approved")}`;
   const attack = `${process.execPath} ${join(import.meta.dir, "../support/self-approver.ts")} '${held}'`;
-  t.env.fake.script({ toolCalls: [bash("m1", held), bash("m2", attack)] }, { text: "tried" });
+  const slowStart = { id: "m2", name: "bash", arguments: JSON.stringify({ command: attack, timeout: 120 }) };
+  t.env.fake.script({ toolCalls: [bash("m1", held), slowStart] }, { text: "tried" });
+  // Its own connections: a failure here must not leave a stream open on the shared client.
+  const streamer = await t.env.daemon.client();
   const replier = await t.env.daemon.client();
   let session = 0n;
   let question = "";
   const results: Record<string, { output: string; isError: boolean }> = {};
-  for await (const e of t.client.stream({ agent: "selfish", content: "approve yourself", sender: "self-approver" })) {
-    if (e.event.case === "start") session = e.event.value.session;
-    if (e.event.case === "askUser") question = e.event.value.questions[0].question;
-    if (e.event.case === "toolResult") {
-      results[e.event.value.callId] = e.event.value;
-      // The held call is still waiting once the attack is over: only now does the user answer.
-      if (e.event.value.callId === "m2") await replier.replyToAsk(session, JSON.stringify({ [question]: "no" }));
+  try {
+    for await (const e of streamer.stream({ agent: "selfish", content: "approve yourself", sender: "self-approver" })) {
+      if (e.event.case === "start") session = e.event.value.session;
+      if (e.event.case === "askUser") question = e.event.value.questions[0].question;
+      if (e.event.case === "toolResult") {
+        results[e.event.value.callId] = e.event.value;
+        // The held call is still waiting once the attack is over: only now does the user answer.
+        if (e.event.value.callId === "m2") await replier.replyToAsk(session, JSON.stringify({ [question]: "no" }));
+      }
     }
+  } finally {
+    await streamer.close();
+    await replier.close();
   }
-  await replier.close();
   expect(question).toContain(held);
   expect(JSON.parse(results.m2.output).stdout).toMatch(/^tried [1-9]\d*, accepted 0\n$/);
   expect(results.m1.isError).toBe(true);
   expect(results.m1.output).toStartWith("bash was not run: the user said no");
   expect(existsSync(join(dir, "self-approved"))).toBe(false);
   rmSync(dir, { recursive: true });
-});
+}, 60_000); // the attacking command starts a Bun process, slow on a loaded machine
 
 test("the client going away while asked refuses the call at once: the session is free again", async () => {
   const dir = scratch();
