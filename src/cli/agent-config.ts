@@ -13,6 +13,7 @@ export interface AgentConfigFlags {
   maxIterations?: number;
   thinking?: boolean;
   members?: string[];
+  approve?: string[];
 }
 
 /** The JSON given with --json or --file (- = stdin), or undefined when neither was given. */
@@ -39,6 +40,7 @@ export function applyFlags(base: AgentConfig, flags: AgentConfigFlags): AgentCon
   if (flags.maxIterations !== undefined) out.max_iterations = flags.maxIterations;
   if (flags.thinking !== undefined) out.thinking = flags.thinking;
   if (flags.members !== undefined) out.members = flags.members;
+  if (flags.approve !== undefined) out.approve = flags.approve;
   return out;
 }
 
@@ -60,6 +62,7 @@ export function configFromInfo(info: AgentInfo): AgentConfig {
     mcps: info.mcps,
     compact_threshold: info.compactThreshold ?? null,
     compact_tool_max_len: info.compactToolMaxLen,
+    approve: info.approve,
   };
   if (info.model !== undefined) config.model = info.model;
   return config;

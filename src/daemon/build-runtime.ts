@@ -219,5 +219,6 @@ export function toAgentSettings(
     maxUsdPerRun: a.max_usd_per_run,
     maxTokensPerRun: a.max_tokens_per_run,
     runTimeoutSecs: a.run_timeout,
+    approve: a.approve,
   };
 }

@@ -25,6 +25,8 @@ export interface AgentSettings {
   maxTokensPerRun?: number;
   /** Wall-clock limit of one run in seconds; 0 = none. */
   runTimeoutSecs: number;
+  /** Approve rules: calls that wait for the user's yes (docs/approvals.md). */
+  approve: string[];
 }
 
 export const DEFAULT_RUN_TIMEOUT_SECS = 30 * 60;
@@ -39,6 +41,7 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   fallback: [],
   compactToolMaxLen: 1024,
   runTimeoutSecs: DEFAULT_RUN_TIMEOUT_SECS,
+  approve: [],
 };
 
 /** A registered agent: settings plus its composed system prompt and tool whitelist. */

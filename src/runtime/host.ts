@@ -1,5 +1,6 @@
 // The host: what outlives a runtime reload — open sessions, pending ask_user
 // replies, the delegation limit — and runs delegated tasks (daemon.md §10.4).
+import type { ApprovalScope } from "./approval/gate.ts";
 import { AskRegistry } from "./asks.ts";
 import { runTurn } from "./run.ts";
 import { runtimeFor, type Runtime } from "./runtime.ts";
@@ -35,7 +36,7 @@ export class Host implements TaskRunner {
     this.taskTimeoutSecs = taskTimeoutSecs;
   }
 
-  async runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal): Promise<TaskResult> {
+  async runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal, approval?: ApprovalScope): Promise<TaskResult> {
     const runtime = await runtimeFor(this.runtime, agent);
     if (!runtime.agents.has(agent)) return { error: `agent '${agent}' not registered` };
     let release: () => void;
@@ -52,7 +53,15 @@ export class Host implements TaskRunner {
       const unlock = await session.lock.lock();
       session.beginRun();
       try {
-        const turn = runTurn(runtime, this, session, { content: message, sender, signal, stopTools: signal, streaming: false, title: false });
+        const turn = runTurn(runtime, this, session, {
+          content: message,
+          sender,
+          signal,
+          stopTools: signal,
+          streaming: false,
+          title: false,
+          approval,
+        });
         let next = await turn.next();
         while (!next.done) next = await turn.next();
         const outcome = next.value;

@@ -8,6 +8,8 @@ import type { Message, ToolCall, Usage, UserMessage } from "../model/types.ts";
 import { appendCompactMarker, appendMessages, renameForTitle, rewriteMeta } from "../session/file.ts";
 import { cleanTitle, titleRequestMessages, titleSource } from "../session/title.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
+import { approveCall, runScope, type ApprovalChannel, type ApprovalScope } from "./approval/gate.ts";
+import { QuestionQueue, type QuestionEvent } from "./approval/questions.ts";
 import { compactionDue, compactionRequest, summarise } from "./compaction.ts";
 import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
 import type { Host } from "./host.ts";
@@ -16,7 +18,7 @@ import { redactOutput } from "./redact-output.ts";
 import type { ToolProcesses } from "./tool-processes.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
-import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
+import { ASK_TIMEOUT_MS, parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
 import { budgetRefusal, RunSpend } from "./usage/budget.ts";
 import { basename } from "node:path";
 
@@ -27,16 +29,18 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** Cancels running tools too (daemon shutdown, task timeout). A Kill of the session always does. */
   stopTools?: AbortSignal;
-  /** Whether a client is streaming this run (ask_user needs one). */
+  /** Whether a client is streaming this run (ask_user and approval questions need one). */
   streaming: boolean;
+  /** Delegated runs: the approval scope inherited from the delegating run. */
+  approval?: ApprovalScope;
   /** Generate a title in the background when the session has none (default true). */
   title?: boolean;
   /** Background failures (title generation, persistence). */
   warn?: (message: string) => void;
 }
 
-/** What a turn reports: the agent's events plus the questions of ask_user calls (protocol.md §6.1 step 4). */
-export type TurnEvent = AgentEvent | { type: "ask_user"; questions: AskQuestion[] };
+/** What a turn reports: the agent's events plus questions for the user (ask_user calls, approvals). */
+export type TurnEvent = AgentEvent | QuestionEvent;
 
 export interface TurnOutcome extends RunResult {
   /** Config name of the provider serving the model ("" if none). */
@@ -143,7 +147,18 @@ export async function* runTurn(
   const stopRun = AbortSignal.any([timeout.signal, session.stopSignal]);
   const modelSignal = input.signal ? AbortSignal.any([stopRun, input.signal]) : stopRun;
   const toolSignal = AbortSignal.any([stopRun, ...(input.stopTools ? [input.stopTools] : [])]);
-  const loop = runAgent({
+  const approvalQuestions = new QuestionQueue();
+  const channel: ApprovalChannel | undefined =
+    input.streaming && !input.approval
+      ? {
+          session: session.id,
+          remembered: session.alwaysApproved,
+          post: (q) => approvalQuestions.post(q),
+          signal: modelSignal,
+        }
+      : undefined;
+  const approval = runScope(agent.approve, input.approval, channel);
+  const agentLoop = runAgent({
     spec: {
       name: agent.name,
       model: modelName,
@@ -154,7 +169,13 @@ export async function* runTurn(
     },
     model,
     history: session.history,
-    dispatcher: scopedDispatcher(runtime, agent, { cwd: scene.cwd, streaming: input.streaming, signal: toolSignal, processes: host.toolProcesses }),
+    dispatcher: scopedDispatcher(runtime, host, agent, {
+      cwd: scene.cwd,
+      streaming: input.streaming,
+      signal: toolSignal,
+      processes: host.toolProcesses,
+      approval,
+    }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: modelSignal,
     beforeRequest: () =>
@@ -179,6 +200,8 @@ export async function* runTurn(
         input.warn?.(`could not persist the compaction of session ${session.id}: ${e.message}`),
       ),
   });
+  // Approval questions are posted while the loop waits for its tools: they join its events here.
+  const loop = channel ? approvalQuestions.interleave(agentLoop) : agentLoop;
 
   let result: RunResult;
   try {
@@ -189,6 +212,10 @@ export async function* runTurn(
         break;
       }
       if (next.value.type === "done") continue; // re-emitted below, after persistence
+      if (next.value.type === "ask_user") {
+        yield next.value; // an approval question: never observed by hooks (its id is the stream client's alone)
+        continue;
+      }
       if (next.value.type === "step_usage") await recordStep(next.value.usage);
       yield emit(next.value);
       if (next.value.type === "tool_start") {
@@ -232,19 +259,24 @@ function fallbackChain(runtime: Runtime, primary: string, fallback: readonly str
 
 /**
  * The run's dispatcher: refuses calls outside the agent's whitelist before
- * anything runs (daemon.md §11), gives tools the session's context, and
+ * anything runs (daemon.md §11), waits for the user's approval where a rule
+ * asks for it (docs/approvals.md), gives tools the session's context, and
  * redacts every secret from what they answer (docs/security.md).
  */
 function scopedDispatcher(
   runtime: Runtime,
+  host: Host,
   agent: AgentDefinition,
-  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses },
+  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; approval: ApprovalScope },
 ): ToolDispatcher {
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
       if (!allows(agent.toolWhitelist, call.name)) return { output: `tool not available: ${call.name}`, isError: true };
+      const refusal = await approveCall(host.asks, run.approval, agent.name, call, { timeoutMs: ASK_TIMEOUT_MS, signal: run.signal });
+      if (refusal) return refusal;
       const policy = runtime.toolPolicy;
-      const outcome = await runtime.tools.dispatch(call, { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes });
+      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, approval: run.approval };
+      const outcome = await runtime.tools.dispatch(call, context);
       return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },
   };

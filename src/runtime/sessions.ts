@@ -105,6 +105,8 @@ export class Session {
     this.run.abort(new Error(reason));
     return true;
   }
+  /** Approve rules the user answered "always" to; forgotten with the open session (docs/approvals.md). */
+  readonly alwaysApproved = new Set<string>();
 }
 
 export interface ResolveRequest {

@@ -8,6 +8,7 @@ import type { ToolContext } from "../agent/loop.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 import type { ToolProcesses } from "./tool-processes.ts";
+import type { ApprovalScope } from "./approval/gate.ts";
 
 /** What a tool handler knows of the call beyond its arguments. */
 export interface ToolCallContext extends ToolContext {
@@ -20,6 +21,8 @@ export interface ToolCallContext extends ToolContext {
   policy?: ToolPolicy;
   /** Where processes the tool starts are recorded, so their connections stay in the agent's scope. */
   processes?: ToolProcesses;
+  /** The run's approval rules and who answers them (delegation hands them on). */
+  approval?: ApprovalScope;
 }
 
 export interface Tool<I = unknown> {

@@ -72,6 +72,7 @@ describe("defaults", () => {
       fallback: [],
       compact_tool_max_len: 1024,
       run_timeout: 1800,
+      approve: [],
     });
     expect(config.system.tasks).toEqual({ max_concurrent: 4, viewable_window: 16, task_timeout: 300 });
     expect(config.system.memory).toEqual({ recall_limit: 5 });

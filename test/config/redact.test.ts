@@ -94,6 +94,7 @@ describe("redactConfigJson", () => {
           fallback: [],
           compact_tool_max_len: 1024,
           run_timeout: 1800,
+          approve: [],
         },
         tasks: { max_concurrent: 4, viewable_window: 16, task_timeout: 300 },
         memory: { recall_limit: 5 },

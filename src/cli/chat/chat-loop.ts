@@ -2,6 +2,7 @@
 // it draws a prompt, dims thinking and tool activity and handles Ctrl-C; in a
 // pipe it reads one message per line and writes only the answers to stdout
 // (thinking, tools and notes go to stderr).
+import { isApprovalAsk } from "../../protocol/approval.ts";
 import type { AskUserEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { collectAnswers, declineAsk, sendReply } from "../ask/ask-user.ts";
 import { connectClient, withClient, type ConnectOptions } from "../connect.ts";
@@ -128,6 +129,12 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
     });
     const onAsk = async (ask: AskUserEvent, session: bigint) => {
       view.finish();
+      if (!interactive && isApprovalAsk(ask)) {
+        // Piped lines are messages, never approvals: only a person at a terminal says yes to a tool call.
+        await declineAsk(conn, session, ask, "not at an interactive terminal");
+        note("a tool call needing approval was refused: not at an interactive terminal", notes.style.yellow);
+        return;
+      }
       const answer = await collectAnswers(ask, { input, say: (l) => view.line(notes, "ask", l), style: notes.style });
       if (answer === null) {
         await declineAsk(conn, session, ask, "the user did not answer");

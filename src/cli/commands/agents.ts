@@ -117,6 +117,11 @@ function configFlags(cmd: Command): Command {
     .option("--no-thinking", "do not request reasoning")
     .option("--members <names>", "agents it may delegate to, comma-separated", (v: string) =>
       v.split(",").map((s) => s.trim()).filter(Boolean),
+    )
+    .option(
+      "--approve <rule>",
+      'a tool call that waits for your yes, e.g. bash or "bash:rm *" (repeat for several; see docs/approvals.md)',
+      (v: string, previous: string[] | undefined) => [...(previous ?? []), v],
     );
 }
 
@@ -139,6 +144,7 @@ function describeAgent(a: AgentInfo): string {
     ["fallback", fallbackOf(a).join(", ") || "-"],
     ["compact_threshold", a.compactThreshold === undefined ? "off" : String(a.compactThreshold)],
     ["compact_tool_max_len", String(a.compactToolMaxLen)],
+    ["approve", a.approve.map((r) => JSON.stringify(r)).join(", ") || "-"],
   ];
   return rows.map(([k, v]) => `${`${k}:`.padEnd(22)}${v}`).join("\n");
 }

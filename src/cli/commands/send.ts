@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import type { AskUserEvent, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { parseDirectory, parseSessionId, readMessage } from "../args.ts";
+import { isApprovalAsk } from "../../protocol/approval.ts";
 import { collectAnswers, declineAsk, sendReply } from "../ask/ask-user.ts";
 import { connectClient, type ConnectOptions } from "../connect.ts";
 import { resolveConversationFile } from "../conversation-file.ts";
@@ -28,6 +29,7 @@ export interface SendOptions {
   json?: boolean;
 }
 
+const NO_TERMINAL = "not at an interactive terminal";
 const NEEDS_TERMINAL = "ask_user needs an interactive terminal: use crabtalk chat";
 
 export function registerSendCommand(program: Command, conn: () => ConnectOptions): void {
@@ -48,7 +50,9 @@ export function registerSendCommand(program: Command, conn: () => ConnectOptions
 Without --session, the message continues your latest conversation with the
 agent (--new starts another). Tool calls are shown on stderr when it is a
 terminal. If the agent asks a question (ask_user), it is asked on the
-terminal; without one, send fails: use crabtalk chat.
+terminal; without one, send fails: use crabtalk chat. A tool call that the
+agent's approve rules hold for your yes is asked on the terminal too; without
+one it is refused and the run goes on (docs/approvals.md).
 
 Exit status: 0 answered (a note on stderr if the agent stopped at its
 iteration limit), 1 the run or the request failed (message on stderr),
@@ -84,7 +88,12 @@ async function send(message: string | undefined, opts: SendOptions, conn: Connec
     const onAsk = async (ask: AskUserEvent, session: bigint) => {
       view.finish();
       if (!process.stdin.isTTY) {
-        await declineAsk(conn, session, ask, "not at an interactive terminal");
+        await declineAsk(conn, session, ask, NO_TERMINAL);
+        // A refused approval is the tool's result: the run goes on and the agent says what it could not do.
+        if (isApprovalAsk(ask)) {
+          process.stderr.write(`crabtalk: a tool call needing approval was refused: ${NO_TERMINAL}\n`);
+          return;
+        }
         throw new Error(NEEDS_TERMINAL);
       }
       const input = new LineInput({ output: process.stderr });

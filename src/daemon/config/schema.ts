@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { PROVIDER_KINDS, type ProviderKind } from "../../model/settings.ts";
+import { parseRule } from "../../runtime/approval/rules.ts";
 import { MEMORY_VALUE } from "../../service/spec.ts";
 
 export { PROVIDER_KINDS, type ProviderKind };
@@ -17,6 +18,14 @@ const positive = integer.min(1, "must be at least 1");
 const usd = z.number({ error: "must be a number of US dollars" }).min(0, "must not be negative");
 const names = z.array(text, { error: "must be an array of strings" });
 const stringTable = z.record(z.string(), text, { error: "must be a table of strings" });
+/** Approve rules (docs/approvals.md): `tool` or `tool:pattern`. */
+const approveRules = z.array(
+  text.superRefine((rule, ctx) => {
+    const parsed = parseRule(rule);
+    if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+  }),
+  { error: "must be an array of strings" },
+);
 const kind = z.enum(PROVIDER_KINDS, {
   error: `must be one of ${PROVIDER_KINDS.join(", ")}`,
 });
@@ -135,6 +144,7 @@ export const agentConfigSchema = z.object(
     network: flag.optional(),
     // Wall-clock seconds one run may take; 0 = no limit.
     run_timeout: count.default(1800),
+    approve: approveRules.default([]),
   },
   { error: "must be a table" },
 );

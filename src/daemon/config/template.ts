@@ -51,6 +51,7 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 #                               # unset: 80 % of the model's context window
 # compact_tool_max_len = 1024   # bytes kept of each tool result when compacting
 # run_timeout = 1800            # wall-clock seconds one run may take; 0 = no limit
+# approve = ["bash"]            # tool calls that wait for your yes (e.g. "bash:rm *"); docs/approvals.md
 
 # Delegated tasks.
 [system.tasks]

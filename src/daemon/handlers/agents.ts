@@ -32,6 +32,7 @@ export function agentHandlers(state: DaemonState): Handlers {
       compactThreshold: threshold > 0 ? threshold : undefined,
       compactToolMaxLen: a.compactToolMaxLen,
       source: a.source ?? "",
+      approve: a.approve,
     };
   };
   const registered = (name: string) => {

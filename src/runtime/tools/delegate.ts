@@ -2,6 +2,7 @@
 // sessions, in parallel up to [system.tasks] max_concurrent, each bounded by
 // task_timeout, and return their answers in input order.
 import { z } from "zod";
+import { delegatedScope, type ApprovalScope } from "../approval/gate.ts";
 import type { Tool } from "../tools.ts";
 
 const input = z.object({
@@ -17,7 +18,8 @@ export interface TaskResult {
 
 /** What delegation needs of the host: run one task to completion. */
 export interface TaskRunner {
-  runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal): Promise<TaskResult>;
+  /** `approval`: what the task inherits of the delegating run's approve rules (docs/approvals.md). */
+  runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal, approval?: ApprovalScope): Promise<TaskResult>;
 }
 
 export function delegateTool(runner: TaskRunner): Tool<z.output<typeof input>> {
@@ -34,9 +36,10 @@ export function delegateTool(runner: TaskRunner): Tool<z.output<typeof input>> {
         const outsider = tasks.find((t) => !members.includes(t.agent));
         if (outsider) return { output: `agent '${outsider.agent}' is not in your members list`, isError: true };
       }
+      const approval = ctx.approval && delegatedScope(ctx.approval, ctx.agentDef.name);
       const results = await Promise.all(
         tasks.map(async (t) => {
-          const r = await runner.runTask(t.agent, t.message, ctx.sender, ctx.signal);
+          const r = await runner.runTask(t.agent, t.message, ctx.sender, ctx.signal, approval);
           return { agent: t.agent, result: r.result ?? null, error: r.error ?? null };
         }),
       );
