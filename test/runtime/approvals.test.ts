@@ -10,7 +10,8 @@ import { DaemonError } from "../../src/protocol/client.ts";
 import { AgentEventKind, type AgentEventMsg, type AskQuestion, type StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 
-const t = useLlmDaemon("openai", { extraConfig: 'approve = ["bash"]\n' });
+// The sandbox is off here: these tests are about the approval gate alone, which must hold without it.
+const t = useLlmDaemon("openai", { extraConfig: 'approve = ["bash"]\n\n[system.tools]\nsandbox = "off"\n' });
 
 const bash = (id: string, command: string) => ({ id, name: "bash", arguments: JSON.stringify({ command }) });
 type Answer = string | ((q: AskQuestion, session: bigint) => Promise<string | undefined> | string | undefined);
@@ -274,7 +275,8 @@ test("the client going away while asked refuses the call at once: the session is
 });
 
 test("Kill refuses a pending approval at once", async () => {
-  t.env.fake.script({ toolCalls: [bash("k1", "echo never")] }, { text: "killed" });
+  // Kill stops the run: after the refused call no further model request is made (nothing more to script).
+  t.env.fake.script({ toolCalls: [bash("k1", "echo never")] });
   const killer = await t.env.daemon.client();
   const r = await run("ask then kill", "killed-user", async (_q, session) => {
     await killer.kill(session);

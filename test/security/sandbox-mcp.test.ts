@@ -39,7 +39,12 @@ function commOf(pid: number): string {
 }
 
 test("the server connects, runs under bwrap, and its environment has no credential variable", async () => {
-  const boxed = (await client.listMcps()).find((m) => m.name === "boxed")!;
+  // Servers connect in the background: wait until this one is no longer connecting.
+  let boxed = (await client.listMcps()).find((m) => m.name === "boxed")!;
+  for (let i = 0; i < 500 && boxed.error === "connecting"; i++) {
+    await Bun.sleep(20);
+    boxed = (await client.listMcps()).find((m) => m.name === "boxed")!;
+  }
   expect(boxed.status).toBe(McpStatus.CONNECTED);
   expect(boxed.toolCount).toBeGreaterThan(3);
   const [pid] = pidsWith(marker).filter((p) => commOf(p) !== "bwrap");

@@ -58,7 +58,8 @@ function alive(pid: number): boolean {
 }
 
 describe("a stalled run", () => {
-  const fx = useLlmDaemon("openai");
+  // Unsandboxed: the test reads the tool's pids, which a sandbox would give from its own pid namespace.
+  const fx = useLlmDaemon("openai", { extraConfig: '\n[system.tools]\nsandbox = "off"\n' });
   let control: Client;
   let work: string;
   beforeAll(async () => {

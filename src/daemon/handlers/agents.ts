@@ -109,6 +109,10 @@ function agentConfigJson(a: AgentDefinition): Record<string, unknown> {
     fallback: a.fallback,
     ...(a.compactThreshold !== undefined ? { compact_threshold: a.compactThreshold } : {}),
     compact_tool_max_len: a.compactToolMaxLen,
+    run_timeout: a.runTimeoutSecs,
+    approve: a.approve,
+    ...(a.maxUsdPerRun !== undefined ? { max_usd_per_run: a.maxUsdPerRun } : {}),
+    ...(a.maxTokensPerRun !== undefined ? { max_tokens_per_run: a.maxTokensPerRun } : {}),
   };
 }
 
