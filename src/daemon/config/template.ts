@@ -19,6 +19,7 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # [provider.openai]
 # api_key = "\${OPENAI_API_KEY}"
 # models = ["gpt-4o", "gpt-4o-mini"]
+# prices = { "gpt-4o" = { input = 2.5, output = 10, cache_read = 1.25 } }   # USD per million tokens; overrides the built-in table
 
 # [provider.anthropic]
 # kind = "anthropic"
@@ -44,6 +45,8 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # mcps = []                     # MCP server scope (empty = all servers)
 # compact_threshold = 100000    # estimated tokens before auto-compaction; 0 disables
 # compact_tool_max_len = 1024   # bytes kept of each tool result when compacting
+# max_usd_per_run = 0.5         # a run stops before a request that would pass it
+# max_tokens_per_run = 200000
 
 # Delegated tasks.
 [system.tasks]
@@ -53,6 +56,10 @@ task_timeout = 300   # seconds
 
 [system.memory]
 recall_limit = 5     # memory entries injected by auto-recall
+
+# Spending across all runs of all agents (docs/usage.md); a warning event at 80 %.
+# [system.budget]
+# daily_usd = 5
 
 # How \`crabtalk start\` runs the daemon as a systemd user service (Linux).
 # [system.service]
