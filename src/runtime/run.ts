@@ -1,6 +1,7 @@
 // One run of a session (daemon.md §7.2): preprocess and add the user message,
 // refresh the injected context, run the agent loop with the agent's tools,
 // persist each step, rewrite the meta line, then maybe title the session.
+import { basename } from "node:path";
 import type { AgentEvent, RunResult, ToolOutcome } from "../agent/events.ts";
 import { runAgent, type ToolContext, type ToolDispatcher } from "../agent/loop.ts";
 import type { Message, ToolCall, Usage, UserMessage } from "../model/types.ts";
@@ -15,7 +16,6 @@ import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
 import { budgetRefusal, RunSpend } from "./usage/budget.ts";
-import { basename } from "node:path";
 
 export interface TurnInput {
   content: string;
@@ -146,7 +146,8 @@ export async function* runTurn(
     compact: async (history) => {
       if (!compactionDue(agent, history)) return undefined;
       try {
-        return await summarise(route.model, compactionRequest(modelName, agent, history));
+        // The summary is a request of this run: its cost counts, toward budgets too.
+        return await summarise(route.model, compactionRequest(modelName, agent, history), recordStep);
       } catch (err) {
         // A failed compaction is "no compaction" (daemon.md §9.4): the run goes on as it was.
         input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
