@@ -1,5 +1,5 @@
 // Benchmark entry (`bun run bench`). Usage:
-//   bun bench/run.ts [codec] [ping] [startup] [agent] [send] [session] [--quick] [--sequential-stops]
+//   bun bench/run.ts [codec] [ping] [startup] [agent] [send] [session] [search] [--quick] [--sequential-stops]
 // Runs the named groups (default: all), prints one JSON object to stdout and
 // writes it to bench/results/latest.json. Progress goes to stderr.
 // --quick shortens every duration (smoke run). --sequential-stops makes each
@@ -13,11 +13,12 @@ import { runCodec } from "./codec.ts";
 import { stopAll } from "./daemon.ts";
 import { runPing } from "./ping.ts";
 import { runSend } from "./send.ts";
+import { runSearchBench } from "./search.ts";
 import { runSession } from "./session.ts";
 import { runStartup } from "./startup.ts";
 import { progress, round } from "./stats.ts";
 
-const GROUPS = ["codec", "ping", "startup", "agent", "send", "session"] as const;
+const GROUPS = ["codec", "ping", "startup", "agent", "send", "session", "search"] as const;
 type Group = (typeof GROUPS)[number];
 
 function usage(): string {
@@ -82,6 +83,8 @@ async function main(): Promise<number> {
         roundsK1: quick ? 10 : 50,
         roundsK100: quick ? 2 : 5,
       });
+    } else if (group === "search") {
+      report.search = await runSearchBench({ conversations: 1000, rounds: quick ? 1 : 10 });
     } else {
       report.session = await runSession({
         loadMs: quick ? 50 : 300,
