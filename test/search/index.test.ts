@@ -90,3 +90,18 @@ test("a huge query is answered; filters by agent and sender apply", async () => 
   expect((await index.search("osprey", { agent: "crab", limit: 5 })).map((h) => h.agent)).toEqual(["crab"]);
   expect((await index.search("osprey", { sender: "alice", limit: 5 })).map((h) => h.sender)).toEqual(["alice"]);
 });
+
+test("a conversation the index did not know is read whole at its first append", async () => {
+  const t = setup();
+  const index = t.open();
+  await index.load();
+  // Copied into sessions/ after the index loaded, then continued by a run.
+  t.write("crab_user_5.jsonl", ["user", "the old cormorant question"], ["assistant", "an old answer"]);
+  const path = join(t.sessions, "crab_user_5.jsonl");
+  writeFileSync(path, readFileSync(path, "utf8") + JSON.stringify({ role: "user", content: "a new grebe question" }) + "\n");
+  index.appended(path, newSessionMeta("crab", "user"), [{ role: "user", content: "a new grebe question" }]);
+  expect(await files(index, "cormorant")).toEqual(["crab_user_5.jsonl"]);
+  expect(await files(index, "grebe")).toEqual(["crab_user_5.jsonl"]);
+  const [hit] = await index.search("grebe", { limit: 1 });
+  expect(hit.before).toEqual({ role: "assistant", content: "an old answer" });
+});
