@@ -1,5 +1,5 @@
 // Benchmark entry (`bun run bench`). Usage:
-//   bun bench/run.ts [codec] [ping] [startup] [agent] [send] [session] [soak] [--quick] [--sequential-stops]
+//   bun bench/run.ts [codec] [ping] [startup] [agent] [send] [session] [search] [soak] [--quick] [--sequential-stops]
 // Runs the named groups (default: all), prints one JSON object to stdout and
 // writes it to bench/results/latest.json. Progress goes to stderr.
 // --quick shortens every duration (smoke run). --sequential-stops makes each
@@ -13,12 +13,13 @@ import { runCodec } from "./codec.ts";
 import { stopAll } from "./daemon.ts";
 import { runPing } from "./ping.ts";
 import { runSend } from "./send.ts";
+import { runSearchBench } from "./search.ts";
 import { runSession } from "./session.ts";
 import { runSoak } from "./soak.ts";
 import { runStartup } from "./startup.ts";
 import { progress, round } from "./stats.ts";
 
-const GROUPS = ["codec", "ping", "startup", "agent", "send", "session", "soak"] as const;
+const GROUPS = ["codec", "ping", "startup", "agent", "send", "session", "search", "soak"] as const;
 type Group = (typeof GROUPS)[number];
 
 function usage(): string {
@@ -91,6 +92,8 @@ async function main(): Promise<number> {
         unloadAfterSecs: quick ? 2 : 30,
         burst: quick ? 200 : 1000,
       });
+    } else if (group === "search") {
+      report.search = await runSearchBench({ conversations: 1000, rounds: quick ? 1 : 10 });
     } else {
       report.session = await runSession({
         loadMs: quick ? 50 : 300,

@@ -60,7 +60,7 @@ export async function runSearchBench(options: { conversations: number; rounds: n
 
     const search = median(searches);
     const ping = median(pings);
-    return {
+    const result: SearchBenchResult = {
       conversations: options.conversations,
       queries: corpus.queries.length,
       right_first: rightFirst,
@@ -71,6 +71,13 @@ export async function runSearchBench(options: { conversations: number; rounds: n
       search_to_ping: round(search / ping, 1),
       target_ms: 50,
     };
+    progress(
+      `search over ${result.conversations} conversations: median ${result.median_search_ms} ms ` +
+        `(ping floor ${result.median_ping_ms} ms, ×${result.search_to_ping}; target < ${result.target_ms} ms); ` +
+        `right conversation first for ${result.right_first}/${result.queries} queries; ` +
+        `first search ${result.first_search_ms} ms, first after restart ${result.first_search_after_restart_ms} ms`,
+    );
+    return result;
   } finally {
     await stopDaemon(daemon);
   }
@@ -93,12 +100,6 @@ if (import.meta.main) {
   };
   try {
     const result = await runSearchBench({ conversations: arg("--conversations", 1000), rounds: arg("--rounds", 10) });
-    progress(
-      `search over ${result.conversations} conversations: median ${result.median_search_ms} ms ` +
-        `(ping floor ${result.median_ping_ms} ms, ×${result.search_to_ping}; target < ${result.target_ms} ms); ` +
-        `right conversation first for ${result.right_first}/${result.queries} queries; ` +
-        `first search ${result.first_search_ms} ms, first after restart ${result.first_search_after_restart_ms} ms`,
-    );
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await stopAll();

@@ -1,7 +1,7 @@
 // Compaction (daemon.md §9): summarise a history with the agent's own model so
 // the summary can stand in for it. Used after steps (auto-compaction) and by
 // the Compact operation, which only returns the text.
-import type { Message, Model, ModelRequest } from "../model/types.ts";
+import type { Message, Model, ModelRequest, Usage } from "../model/types.ts";
 import { historyTokenEstimate } from "../session/estimate.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import { cutUtf8 } from "./utf8.ts";
@@ -32,9 +32,14 @@ export function compactionRequest(model: string, agent: Pick<AgentDefinition, "s
   return { model, system: COMPACTION_INSTRUCTIONS, messages };
 }
 
-/** The summary text; throws when the model fails or returns none. */
-export async function summarise(model: Model, request: ModelRequest): Promise<string> {
+/** The summary text; throws when the model fails or returns none. `onUsage` hears what the request used. */
+export async function summarise(
+  model: Model,
+  request: ModelRequest,
+  onUsage?: (usage: Usage) => Promise<void> | void,
+): Promise<string> {
   const response = await model.complete(request);
+  if (response.usage) await onUsage?.(response.usage);
   const summary = response.content.trim();
   if (!summary) throw new Error("the model returned no summary");
   return summary;

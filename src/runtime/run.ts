@@ -1,6 +1,7 @@
 // One run of a session (daemon.md §7.2): preprocess and add the user message,
 // refresh the injected context, run the agent loop with the agent's tools,
 // persist each step, rewrite the meta line, then maybe title the session.
+import { basename } from "node:path";
 import type { AgentEvent, RunResult, ToolOutcome } from "../agent/events.ts";
 import { runAgent, type ToolContext, type ToolDispatcher } from "../agent/loop.ts";
 import { withFallback, type FallbackModel, type Route } from "../model/fallback.ts";
@@ -20,7 +21,6 @@ import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { ASK_TIMEOUT_MS, parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
 import { budgetRefusal, RunSpend } from "./usage/budget.ts";
-import { basename } from "node:path";
 
 export interface TurnInput {
   content: string;
@@ -188,7 +188,8 @@ export async function* runTurn(
     compact: async (history) => {
       if (!compactionDue(agent, history, runtime.models.contextLimit(model.current.name))) return undefined;
       try {
-        return await summarise(model, { ...compactionRequest(modelName, agent, history), signal: modelSignal });
+        // The summary is a request of this run: its cost counts, toward budgets too.
+        return await summarise(model, { ...compactionRequest(modelName, agent, history), signal: modelSignal }, recordStep);
       } catch (err) {
         // A failed compaction is "no compaction" (daemon.md §9.4): the run goes on as it was.
         input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);

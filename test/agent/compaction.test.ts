@@ -1,6 +1,7 @@
 // Auto-compaction after steps and the Compact operation (daemon.md §9,
 // protocol.md §5.2, §6.1 step 2.7), through a real daemon and the real SDK.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import type { StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
@@ -46,6 +47,9 @@ test("a step over the threshold is summarised; the next round sees only the summ
   expect(end.case === "end" && end.value.error).toBe("");
   // Compaction is not counted in usage: two streamed rounds of the fake's default 10 + 5.
   expect(end.case === "end" && end.value.usage?.promptTokens).toBe(20);
+  // The usage ledger has it, though: the summary is a request the run paid for.
+  const ledger = readFileSync(join(env.daemon.home, "usage/ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  expect(ledger.filter((l) => l.sender === "compact-a")).toHaveLength(3);
 
   const request = compactions().at(-1)!.body;
   expect(request.tools).toBeUndefined();

@@ -157,4 +157,5 @@ test("a subscriber that never reads is left behind without slowing runs", async 
   }
   await t.client.ping();
   stuck.destroy();
-});
+  // 20,000 streamed deltas take ~3-5 s on a loaded 2-core machine; a blocked run would hang for good, not take 6 s.
+}, 20_000);

@@ -2,7 +2,7 @@
 // reports usage, the ledger it writes, GetUsage / `crabtalk usage`, cost on
 // the wire and in `send --json`, and the per-run budgets.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { runCli } from "../support/cli.ts";
@@ -34,6 +34,8 @@ max_tokens_per_run = 2500
 model = "free-model"
 `,
   );
+  mkdirSync(join(home, "local/skills/tick"), { recursive: true });
+  writeFileSync(join(home, "local/skills/tick/SKILL.md"), "---\nname: tick\ndescription: a periodic check\n---\n\nReport the time.\n");
   for (const name of ["looper", "counter", "unpriced"]) writeFileSync(join(home, "local/agents", `${name}.md`), `You are ${name}.`);
   daemon = await startDaemon({
     home,
@@ -156,6 +158,20 @@ test("max_tokens_per_run names its budget too", async () => {
   const step = (id: string) => toolCall(id, { prompt: 900, completion: 100 });
   fake.script(step("t1"), step("t2"));
   await expect(client.send({ agent: "counter", content: "count", sender: "token-test" })).rejects.toThrow(/max_tokens_per_run of agent 'counter'/);
+});
+
+test("cron runs are in the ledger too, as sender cron", async () => {
+  const r = await client.send({ agent: "crab", content: "set up", sender: "cron-owner" });
+  fake.script({ text: "tick done", usage: { prompt: 500, completion: 0 } });
+  await client.createCron({ schedule: "* * * * * *", skill: "tick", session: r.session, once: true });
+  const cronLine = () => existsSync(ledgerPath()) && ledger().some((l) => l.sender === "cron");
+  for (let waited = 0; !cronLine(); waited += 25) {
+    if (waited > 10_000) throw new Error("the cron run never reached the ledger");
+    await Bun.sleep(25);
+  }
+  const line = ledger().find((l) => l.sender === "cron");
+  expect(line).toMatchObject({ agent: "crab", prompt_tokens: 500, file: expect.stringMatching(/^crab_cron-owner_1/) });
+  expect(line?.cost_usd).toBeCloseTo(0.0005, 12);
 });
 
 test("a torn last ledger line is skipped when read and repaired by the next append", async () => {

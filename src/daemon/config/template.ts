@@ -23,6 +23,7 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # timeout = 30                  # seconds per attempt (for a stream: to its first chunk)
 # stream_idle_timeout = 120     # seconds a stream may stay silent between chunks; 0 = no limit
 # max_answer_bytes = 4194304    # bytes of one answer, at most 12582912 (12 MiB)
+# prices = { "gpt-4o" = { input = 2.5, output = 10, cache_read = 1.25 } }   # USD per million tokens; overrides the built-in table
 
 # [provider.anthropic]
 # kind = "anthropic"
@@ -52,6 +53,8 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # compact_tool_max_len = 1024   # bytes kept of each tool result when compacting
 # run_timeout = 1800            # wall-clock seconds one run may take; 0 = no limit
 # approve = ["bash"]            # tool calls that wait for your yes (e.g. "bash:rm *"); docs/approvals.md
+# max_usd_per_run = 0.5         # a run stops before a request that would pass it
+# max_tokens_per_run = 200000
 
 # Delegated tasks.
 [system.tasks]
@@ -66,6 +69,9 @@ recall_limit = 5     # memory entries injected by auto-recall
 # read back from its file on the next message (0 keeps every one in memory).
 # [system.sessions]
 # unload_after = 600
+# Spending across all runs of all agents (docs/usage.md); a warning event at 80 %.
+# [system.budget]
+# daily_usd = 5
 
 # How \`crabtalk start\` runs the daemon as a systemd user service (Linux).
 # [system.service]

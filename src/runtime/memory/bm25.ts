@@ -1,4 +1,4 @@
-// BM25 ranking exactly as daemon.md §12.2 specifies.
+// BM25 ranking exactly as daemon.md §12.2 specifies: memory recall and conversation search (docs/search.md) both rank with it.
 //
 // Written out rather than delegated to `minisearch` (design.md's pick):
 // minisearch 7 cannot reproduce the specified scores. It takes a document's
@@ -46,24 +46,10 @@ export interface Scored<K> {
   score: number;
 }
 
-/** Inverse document frequency of a term in `df` of `n` documents. */
-function idf(n: number, df: number): number {
-  return Math.log((n - df + 0.5) / (df + 0.5) + 1);
-}
-
-/** One term's contribution to a document's score. */
-function termScore(weight: number, tf: number, length: number, avgdl: number): number {
-  return (weight * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / avgdl));
-}
-
-function best<K>(scored: Scored<K>[], limit: number, compare: (a: K, b: K) => number): Scored<K>[] {
-  scored.sort((a, b) => b.score - a.score || compare(a.key, b.key));
-  return scored.slice(0, limit);
-}
-
 /**
  * Scores every document against the query; keeps scores > 0, highest first,
- * ties by `compare` (the caller's name order), at most `limit`.
+ * ties by `compare` (the caller's name order), at most `limit`. (Memory:
+ * a few entries, indexed per query.)
  */
 export function rankBm25<K>(
   query: string,
@@ -71,33 +57,16 @@ export function rankBm25<K>(
   limit: number,
   compare: (a: K, b: K) => number,
 ): Scored<K>[] {
-  const n = docs.length;
-  if (n === 0 || limit <= 0) return [];
-  const terms = [...new Set(tokenize(query))];
-  if (terms.length === 0) return [];
-  const avgdl = docs.reduce((sum, d) => sum + d.doc.length, 0) / n;
-  const weights = new Map<string, number>();
-  for (const term of terms) {
-    const df = docs.reduce((c, d) => c + (d.doc.tf.has(term) ? 1 : 0), 0);
-    if (df > 0) weights.set(term, idf(n, df));
-  }
-  const scored: Scored<K>[] = [];
-  for (const { key, doc } of docs) {
-    let score = 0;
-    for (const [term, weight] of weights) {
-      const tf = doc.tf.get(term) ?? 0;
-      if (tf > 0) score += termScore(weight, tf, doc.length, avgdl);
-    }
-    if (score > 0) scored.push({ key, score });
-  }
-  return best(scored, limit, compare);
+  const index = new Bm25Index<K>();
+  for (const { key, doc } of docs) index.add(key, doc);
+  return index.search(query, limit, compare);
 }
 
 /**
- * The same ranking over an inverted index, for collections too large to scan
- * per query (conversation search): documents are added and removed one by one,
- * a query touches only the documents that contain one of its terms. N and
- * avgdl are those of the whole index; `accept` filters the hits.
+ * BM25 over an inverted index: documents are added and removed one by one,
+ * a query touches only the documents that contain one of its terms, so
+ * conversation search keeps one for every message. N and avgdl are those of
+ * the whole index; `accept` filters the hits.
  */
 export class Bm25Index<K> {
   private postings = new Map<string, Map<K, number>>();
@@ -139,14 +108,17 @@ export class Bm25Index<K> {
     for (const term of new Set(tokenize(query))) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const weight = idf(n, list.size);
+      const idf = Math.log((n - list.size + 0.5) / (list.size + 0.5) + 1);
       for (const [key, tf] of list) {
         if (!accept(key)) continue;
-        scores.set(key, (scores.get(key) ?? 0) + termScore(weight, tf, this.docs.get(key)!.length, avgdl));
+        const length = this.docs.get(key)!.length;
+        const score = (idf * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / avgdl));
+        scores.set(key, (scores.get(key) ?? 0) + score);
       }
     }
     const scored: Scored<K>[] = [];
     for (const [key, score] of scores) if (score > 0) scored.push({ key, score });
-    return best(scored, limit, compare);
+    scored.sort((a, b) => b.score - a.score || compare(a.key, b.key));
+    return scored.slice(0, limit);
   }
 }

@@ -73,8 +73,13 @@ export class ConversationIndex {
   private bm25 = new Bm25Index<IndexedMessage>();
   private loaded: Promise<void> | undefined;
   private isLoaded = false;
-  /** Files a run appended to before the index was loaded: read again once it is. */
+  /**
+   * Files to read whole: appended to before the index was loaded, or not in
+   * it yet (a new conversation, or one added to sessions/ meanwhile).
+   */
   private pending = new Set<string>();
+  /** Reads of pending files in flight; a search waits for them. */
+  private reading: Promise<void> = Promise.resolve();
   private changed = false;
 
   constructor(
@@ -101,11 +106,11 @@ export class ConversationIndex {
   appended(path: string, meta: SessionMeta, messages: readonly Message[]): void {
     const name = this.nameOf(path);
     if (!name) return;
-    if (!this.isLoaded) {
-      this.pending.add(name);
+    const file = this.isLoaded ? this.files.get(name) : undefined;
+    if (!file) {
+      this.readLater(name);
       return;
     }
-    const file = this.files.get(name) ?? this.newFile(name, meta);
     file.title = meta.title;
     file.dirty = true;
     file.updatedMs = Date.now();
@@ -120,12 +125,11 @@ export class ConversationIndex {
     const old = this.nameOf(from);
     const name = this.nameOf(to);
     if (!old || !name) return;
-    if (!this.isLoaded) {
-      this.pending.add(name);
+    const file = this.isLoaded ? this.files.get(old) : undefined;
+    if (!file) {
+      this.readLater(name);
       return;
     }
-    const file = this.files.get(old);
-    if (!file) return;
     this.files.delete(old);
     Object.assign(file, { name, title, dirty: true });
     this.files.set(name, file);
@@ -143,6 +147,7 @@ export class ConversationIndex {
   /** Best conversation first: each with its best message and one message either side. */
   async search(query: string, filter: SearchFilter): Promise<ConversationHit[]> {
     await this.load();
+    await this.reading;
     const slug = filter.sender ? senderSlug(filter.sender) : undefined;
     const wanted = (f: IndexedFile) => (!filter.agent || f.agent === filter.agent) && (slug === undefined || f.sender === slug);
     const order = (a: IndexedMessage, b: IndexedMessage) => compareNames(a.file.name, b.file.name) || a.at - b.at;
@@ -205,9 +210,21 @@ export class ConversationIndex {
       await this.readFile(name);
     }
     this.isLoaded = true;
-    for (const name of this.pending) await this.readFile(name);
-    this.pending.clear();
+    this.readLater();
+    await this.reading;
     await this.save();
+  }
+
+  /** Reads `name` (and whatever else is pending) once the index is loaded. */
+  private readLater(name?: string): void {
+    if (name) this.pending.add(name);
+    if (!this.isLoaded) return;
+    this.reading = this.reading.then(async () => {
+      for (const next of [...this.pending]) {
+        this.pending.delete(next);
+        await this.readFile(next);
+      }
+    });
   }
 
   /** (Re)reads one session file; a file that cannot be read is left out. */
