@@ -3,6 +3,7 @@
 // socket is the entry whose local address is our remote one and whose remote
 // address is our local one.
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { endianness } from "node:os";
 
 export interface TcpPair {
@@ -25,21 +26,47 @@ export function canLookUpPeers(): boolean {
   }
 }
 
-/** The uid owning the peer's end of `pair`, or undefined when no table lists it. */
-export function peerUid(pair: TcpPair, tables: string[] = TABLES): number | undefined {
-  const wantLocal = endpointKey(pair.remoteAddress, pair.remotePort);
-  const wantRemote = endpointKey(pair.localAddress, pair.localPort);
-  for (const table of tables) {
-    let text: string;
-    try {
-      text = readFileSync(table, "utf8");
-    } catch {
-      continue;
-    }
-    const uid = findUid(text, wantLocal, wantRemote);
-    if (uid !== undefined) return uid;
+/**
+ * Looks peers up without blocking the event loop. Reading /proc/net/tcp costs
+ * the same for one socket as for all, and can take tens of milliseconds, so
+ * connections that arrive while a read is running share the next one.
+ */
+export class PeerUids {
+  private waiting: Array<{ pair: TcpPair; resolve: (uid: number | undefined) => void }> = [];
+  private reading = false;
+
+  constructor(private readonly tables: string[] = TABLES) {}
+
+  /** The uid owning the peer's end of `pair`, or undefined when no table lists it. */
+  uidOf(pair: TcpPair): Promise<number | undefined> {
+    return new Promise((resolve) => {
+      this.waiting.push({ pair, resolve });
+      if (!this.reading) void this.readBatches();
+    });
   }
-  return undefined;
+
+  private async readBatches(): Promise<void> {
+    this.reading = true;
+    try {
+      while (this.waiting.length > 0) {
+        let batch = this.waiting.splice(0);
+        // IPv4 first: IPv6 (v4-mapped) peers are rare, tcp6 is read only for them.
+        for (const table of this.tables) {
+          if (batch.length === 0) break;
+          const text = await readFile(table, "utf8").catch(() => "");
+          batch = batch.filter(({ pair, resolve }) => {
+            const uid = findUid(text, endpointKey(pair.remoteAddress, pair.remotePort), endpointKey(pair.localAddress, pair.localPort));
+            if (uid === undefined) return true;
+            resolve(uid);
+            return false;
+          });
+        }
+        for (const { resolve } of batch) resolve(undefined);
+      }
+    } finally {
+      this.reading = false;
+    }
+  }
 }
 
 /** Scans one /proc/net/tcp{,6} text for the socket `local` → `remote`. */
