@@ -18,15 +18,23 @@ export function tcpPolicy(config: TcpConfig, log: Logger, checkable = canLookUpP
   const owner = process.getuid?.();
   if (checkable && owner !== undefined) {
     const peers = new PeerUids();
+    // A flood of refused connections writes one line a second, counting the rest.
+    let lastLogged = 0;
+    let unlogged = 0;
     return {
       listen: config.enabled !== false,
       admit: async (pair) => {
         const uid = await peers.uidOf(pair);
         if (uid === owner) return true;
-        log.warn("refused a TCP connection from another OS user", {
-          peer: `${pair.remoteAddress}:${pair.remotePort}`,
-          uid: uid ?? "unknown",
-        });
+        const now = Date.now();
+        if (now - lastLogged < 1000) {
+          unlogged++;
+          return false;
+        }
+        const fields = { peer: `${pair.remoteAddress}:${pair.remotePort}`, uid: uid ?? "unknown" };
+        log.warn("refused a TCP connection from another OS user", unlogged > 0 ? { ...fields, also_refused: unlogged } : fields);
+        lastLogged = now;
+        unlogged = 0;
         return false;
       },
     };

@@ -25,8 +25,8 @@ async function otherUser(): Promise<{ uid: number; gid: number }> {
   return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
-function pingAs(user: { uid: number; gid: number } | null, port: number) {
-  const bun = [process.execPath, PING, String(port)];
+function pingAs(user: { uid: number; gid: number } | null, port: number, connections = 1) {
+  const bun = [process.execPath, PING, String(port), String(connections)];
   const command = user ? ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", ...bun] : bun;
   return runCommand(command, { env: { PATH: process.env.PATH, HOME: "/tmp", BUN_INSTALL_CACHE_DIR: "/tmp/.bun-other-cache" } });
 }
@@ -53,6 +53,25 @@ test("another OS user is refused on TCP and the refusal is logged, while the own
   await client.close();
   const log = readFileSync(join(daemon.home, "logs/daemon.log"), "utf8");
   expect(log).toMatch(new RegExp(`WARN refused a TCP connection from another OS user peer=127\\.0\\.0\\.1:\\d+ uid=${other.uid}`));
+});
+
+test("a flood of refused connections is logged a line a second with a count, not a line each", async () => {
+  const log = () => readFileSync(join(daemon.home, "logs/daemon.log"), "utf8");
+  const before = log().split("\n").length - 1;
+  const refused = await pingAs(other, daemon.port, 30);
+  expect(refused.stdout.trim()).toBe(Array(30).fill("closed").join(" "));
+  // The refusals not logged are counted on the next line written, a second later at most.
+  let attempts = 30;
+  while (!log().includes("also_refused=")) {
+    expect((await pingAs(other, daemon.port)).stdout.trim()).toBe("closed");
+    attempts++;
+    await Bun.sleep(100);
+  }
+  const logged = log().split("\n").slice(before).filter((l) => l.includes("refused a TCP connection"));
+  expect(logged.length).toBeLessThan(attempts);
+  expect(logged.some((l) => /also_refused=\d+/.test(l))).toBe(true);
+  // The owner is still served.
+  expect((await pingAs(null, daemon.port)).stdout.trim()).toBe("pong");
 });
 
 test("the Unix socket is the owner's only: 0600 in a 0700 directory", () => {
