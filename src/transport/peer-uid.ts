@@ -53,9 +53,9 @@ export class PeerUids {
         // IPv4 first: IPv6 (v4-mapped) peers are rare, tcp6 is read only for them.
         for (const table of this.tables) {
           if (batch.length === 0) break;
-          const text = await readFile(table, "utf8").catch(() => "");
+          const owners = socketOwners(await readFile(table, "utf8").catch(() => ""));
           batch = batch.filter(({ pair, resolve }) => {
-            const uid = findUid(text, endpointKey(pair.remoteAddress, pair.remotePort), endpointKey(pair.localAddress, pair.localPort));
+            const uid = owners.get(socketKey(endpointKey(pair.remoteAddress, pair.remotePort), endpointKey(pair.localAddress, pair.localPort)));
             if (uid === undefined) return true;
             resolve(uid);
             return false;
@@ -69,22 +69,29 @@ export class PeerUids {
   }
 }
 
-/** Scans one /proc/net/tcp{,6} text for the socket `local` → `remote`. */
-export function findUid(text: string, local: string, remote: string): number | undefined {
-  // Cheap pre-filter: only lines that mention the peer's port are parsed.
-  const port = `:${Number(local.slice(local.lastIndexOf(":") + 1)).toString(16).toUpperCase().padStart(4, "0")} `;
+const TIME_WAIT = "06";
+const LISTEN = "0A";
+
+/** A socket as `local>remote`, both as endpointKey spells them. */
+export function socketKey(local: string, remote: string): string {
+  return `${local}>${remote}`;
+}
+
+/**
+ * The owner uid of every socket in one /proc/net/tcp{,6} text, by socketKey.
+ * TIME_WAIT entries (owned by nobody, uid 0) and listeners are left out.
+ */
+export function socketOwners(text: string): Map<string, number> {
+  const owners = new Map<string, number>();
   for (const line of text.split("\n").slice(1)) {
-    if (!line.includes(port)) continue;
     const cols = line.trim().split(/\s+/);
-    if (cols.length < 8) continue;
-    const l = parseProcEndpoint(cols[1]);
-    const r = parseProcEndpoint(cols[2]);
-    if (l === local && r === remote) {
-      const uid = Number(cols[7]);
-      return Number.isInteger(uid) ? uid : undefined;
-    }
+    if (cols.length < 8 || cols[3] === TIME_WAIT || cols[3] === LISTEN) continue;
+    const local = parseProcEndpoint(cols[1]);
+    const remote = parseProcEndpoint(cols[2]);
+    const uid = Number(cols[7]);
+    if (local !== undefined && remote !== undefined && Number.isInteger(uid)) owners.set(socketKey(local, remote), uid);
   }
-  return undefined;
+  return owners;
 }
 
 /** `0100007F:1A20` or a 32-hex-digit IPv6 form → `127.0.0.1:6688` (v4-mapped IPv6 folded to IPv4). */

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, REPO, startDaemon, type TestDaemon } from "../support/daemon.ts";
 import { runCommand } from "../support/cli.ts";
-import { endpointKey, findUid, parseProcEndpoint } from "../../src/transport/peer-uid.ts";
+import { endpointKey, parseProcEndpoint, socketKey, socketOwners } from "../../src/transport/peer-uid.ts";
 
 const OTHER = "crabtalk-other";
 const PING = join(REPO, "test/support/tcp-ping.ts");
@@ -89,7 +89,13 @@ test("/proc/net/tcp and tcp6 entries are read in host byte order, v4-mapped addr
     "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
     "   0: 0100007F:1A20 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 1 1 0",
     "   1: 0100007F:C350 0100007F:1A20 01 00000000:00000000 00:00000000 00000000   999        0 2 1 0",
+    "   2: 0100007F:C351 0100007F:1A20 06 00000000:00000000 03:00000000 00000000     0        0 0 3 0",
+    "   3: 0100007F:1A20 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 4 1 0",
   ].join("\n");
-  expect(findUid(table, "127.0.0.1:50000", "127.0.0.1:6688")).toBe(999);
-  expect(findUid(table, "127.0.0.1:50001", "127.0.0.1:6688")).toBeUndefined();
+  const owners = socketOwners(table);
+  expect(owners.get(socketKey("127.0.0.1:50000", "127.0.0.1:6688"))).toBe(999);
+  expect(owners.get(socketKey("127.0.0.1:6688", "127.0.0.1:50000"))).toBe(0);
+  // A TIME_WAIT entry (uid 0, whoever owned it) and a listener are no one's socket.
+  expect(owners.get(socketKey("127.0.0.1:50001", "127.0.0.1:6688"))).toBeUndefined();
+  expect(owners.size).toBe(2);
 });
