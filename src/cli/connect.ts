@@ -18,7 +18,9 @@ export function daemonEndpoint(options: ConnectOptions, env = process.env): Endp
   try {
     port = Number.parseInt(readFileSync(paths.portFile, "utf8").trim(), 10);
   } catch {
-    throw new UnreachableError(`no port file at ${paths.portFile}: is the daemon running? try crabtalk start`);
+    throw new UnreachableError(
+      `no port file at ${paths.portFile}: is the daemon running? try crabtalk start (and TCP must be on, see [system.tcp])`,
+    );
   }
   return { hostname: "127.0.0.1", port };
 }

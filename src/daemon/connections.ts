@@ -23,14 +23,14 @@ export interface ConnectionServer {
   drained(): Promise<unknown>;
 }
 
-/** Abandoned partial frames can be megabytes each: collect soon after, at most every 200 ms. */
+/** Abandoned partial frames can be megabytes each: collect soon after, at most every 50 ms. */
 let collection: ReturnType<typeof setTimeout> | undefined;
 function collectSoon(bytes: number): void {
   if (bytes < 1024 * 1024 || collection !== undefined) return;
   collection = setTimeout(() => {
     collection = undefined;
     Bun.gc(true);
-  }, 200);
+  }, 50);
   collection.unref?.();
 }
 
@@ -44,6 +44,7 @@ export function connectionServer(options: ConnectionServerOptions): ConnectionSe
       if (open.size >= limits.max_connections) {
         if (refusedSinceLog++ === 0) log.warn("refusing connections: too many open", { max: limits.max_connections });
         const message = `too many connections: the daemon serves at most ${limits.max_connections} at once ([system.limits] max_connections)`;
+        conn.pauseReading(); // whatever it sends stays in the kernel, not in our memory
         void conn.send(encodeServerMessage(errorReply(503, message))).then(
           () => conn.close(),
           () => conn.close(),

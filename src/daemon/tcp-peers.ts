@@ -1,7 +1,7 @@
 // Who may talk to the daemon over loopback TCP: only its own OS user. On Linux
 // the peer's uid comes from /proc/net/tcp{,6}; where it cannot be looked up,
 // TCP stays off unless `[system.tcp] enabled = true` says otherwise.
-import { canLookUpPeers, peerUid } from "../transport/peer-uid.ts";
+import { canLookUpPeers, PeerUids } from "../transport/peer-uid.ts";
 import type { TcpAdmission } from "../transport/listen.ts";
 import type { TcpConfig } from "./config/schema.ts";
 import type { Logger } from "./log.ts";
@@ -17,15 +17,24 @@ export interface TcpPolicy {
 export function tcpPolicy(config: TcpConfig, log: Logger, checkable = canLookUpPeers()): TcpPolicy {
   const owner = process.getuid?.();
   if (checkable && owner !== undefined) {
+    const peers = new PeerUids();
+    // A flood of refused connections writes one line a second, counting the rest.
+    let lastLogged = 0;
+    let unlogged = 0;
     return {
       listen: config.enabled !== false,
-      admit: (pair) => {
-        const uid = peerUid(pair);
+      admit: async (pair) => {
+        const uid = await peers.uidOf(pair);
         if (uid === owner) return true;
-        log.warn("refused a TCP connection from another OS user", {
-          peer: `${pair.remoteAddress}:${pair.remotePort}`,
-          uid: uid ?? "unknown",
-        });
+        const now = Date.now();
+        if (now - lastLogged < 1000) {
+          unlogged++;
+          return false;
+        }
+        const fields = { peer: `${pair.remoteAddress}:${pair.remotePort}`, uid: uid ?? "unknown" };
+        log.warn("refused a TCP connection from another OS user", unlogged > 0 ? { ...fields, also_refused: unlogged } : fields);
+        lastLogged = now;
+        unlogged = 0;
         return false;
       },
     };

@@ -58,6 +58,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
         event.kind === "too_large"
           ? errorReply(400, `frame too large: ${event.length} bytes (max ${MAX_FRAME_BYTES})`)
           : errorReply(event.code, event.message);
+      channel.pauseReading(); // the rest is never read: leave it in the kernel
       void channel.send(encodeServerMessage(reply)).then(
         () => channel.close(),
         () => channel.close(),

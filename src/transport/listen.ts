@@ -22,7 +22,7 @@ export function listenUnix(path: string, onConnection: ConnectionHandler): Liste
 }
 
 /** Decides whether a TCP peer may talk to us; refused ones are dropped before any byte is read. */
-export type TcpAdmission = (pair: TcpPair) => boolean;
+export type TcpAdmission = (pair: TcpPair) => boolean | Promise<boolean>;
 
 /** Binds loopback TCP; throws (EADDRINUSE etc.) when the port cannot be bound. */
 export function listenTcp(
@@ -36,12 +36,17 @@ export function listenTcp(
     port,
     socket: framedHandlers((conn, socket) => {
       const { localAddress, localPort, remoteAddress, remotePort } = socket;
-      if (!admit({ localAddress, localPort, remoteAddress, remotePort })) {
-        conn.abort();
-        return;
-      }
       socket.setNoDelay(true);
-      onConnection(conn);
+      // Not a byte is read before the peer is admitted.
+      conn.pauseReading();
+      void Promise.resolve(admit({ localAddress, localPort, remoteAddress, remotePort })).then(
+        (admitted) => {
+          if (!admitted || conn.closed) return conn.abort();
+          onConnection(conn);
+          if (!conn.closed) conn.resumeReading();
+        },
+        () => conn.abort(),
+      );
     }),
     data: {},
   });

@@ -3,6 +3,7 @@
 // socket is the entry whose local address is our remote one and whose remote
 // address is our local one.
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { endianness } from "node:os";
 
 export interface TcpPair {
@@ -25,39 +26,72 @@ export function canLookUpPeers(): boolean {
   }
 }
 
-/** The uid owning the peer's end of `pair`, or undefined when no table lists it. */
-export function peerUid(pair: TcpPair, tables: string[] = TABLES): number | undefined {
-  const wantLocal = endpointKey(pair.remoteAddress, pair.remotePort);
-  const wantRemote = endpointKey(pair.localAddress, pair.localPort);
-  for (const table of tables) {
-    let text: string;
-    try {
-      text = readFileSync(table, "utf8");
-    } catch {
-      continue;
-    }
-    const uid = findUid(text, wantLocal, wantRemote);
-    if (uid !== undefined) return uid;
+/**
+ * Looks peers up without blocking the event loop. Reading /proc/net/tcp costs
+ * the same for one socket as for all, and can take tens of milliseconds, so
+ * connections that arrive while a read is running share the next one.
+ */
+export class PeerUids {
+  private waiting: Array<{ pair: TcpPair; resolve: (uid: number | undefined) => void }> = [];
+  private reading = false;
+
+  constructor(private readonly tables: string[] = TABLES) {}
+
+  /** The uid owning the peer's end of `pair`, or undefined when no table lists it. */
+  uidOf(pair: TcpPair): Promise<number | undefined> {
+    return new Promise((resolve) => {
+      this.waiting.push({ pair, resolve });
+      if (!this.reading) void this.readBatches();
+    });
   }
-  return undefined;
+
+  private async readBatches(): Promise<void> {
+    this.reading = true;
+    try {
+      while (this.waiting.length > 0) {
+        let batch = this.waiting.splice(0);
+        // IPv4 first: IPv6 (v4-mapped) peers are rare, tcp6 is read only for them.
+        for (const table of this.tables) {
+          if (batch.length === 0) break;
+          const owners = socketOwners(await readFile(table, "utf8").catch(() => ""));
+          batch = batch.filter(({ pair, resolve }) => {
+            const uid = owners.get(socketKey(endpointKey(pair.remoteAddress, pair.remotePort), endpointKey(pair.localAddress, pair.localPort)));
+            if (uid === undefined) return true;
+            resolve(uid);
+            return false;
+          });
+        }
+        for (const { resolve } of batch) resolve(undefined);
+      }
+    } finally {
+      this.reading = false;
+    }
+  }
 }
 
-/** Scans one /proc/net/tcp{,6} text for the socket `local` → `remote`. */
-export function findUid(text: string, local: string, remote: string): number | undefined {
-  // Cheap pre-filter: only lines that mention the peer's port are parsed.
-  const port = `:${Number(local.slice(local.lastIndexOf(":") + 1)).toString(16).toUpperCase().padStart(4, "0")} `;
+const TIME_WAIT = "06";
+const LISTEN = "0A";
+
+/** A socket as `local>remote`, both as endpointKey spells them. */
+export function socketKey(local: string, remote: string): string {
+  return `${local}>${remote}`;
+}
+
+/**
+ * The owner uid of every socket in one /proc/net/tcp{,6} text, by socketKey.
+ * TIME_WAIT entries (owned by nobody, uid 0) and listeners are left out.
+ */
+export function socketOwners(text: string): Map<string, number> {
+  const owners = new Map<string, number>();
   for (const line of text.split("\n").slice(1)) {
-    if (!line.includes(port)) continue;
     const cols = line.trim().split(/\s+/);
-    if (cols.length < 8) continue;
-    const l = parseProcEndpoint(cols[1]);
-    const r = parseProcEndpoint(cols[2]);
-    if (l === local && r === remote) {
-      const uid = Number(cols[7]);
-      return Number.isInteger(uid) ? uid : undefined;
-    }
+    if (cols.length < 8 || cols[3] === TIME_WAIT || cols[3] === LISTEN) continue;
+    const local = parseProcEndpoint(cols[1]);
+    const remote = parseProcEndpoint(cols[2]);
+    const uid = Number(cols[7]);
+    if (local !== undefined && remote !== undefined && Number.isInteger(uid)) owners.set(socketKey(local, remote), uid);
   }
-  return undefined;
+  return owners;
 }
 
 /** `0100007F:1A20` or a 32-hex-digit IPv6 form → `127.0.0.1:6688` (v4-mapped IPv6 folded to IPv4). */

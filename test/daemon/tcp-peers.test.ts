@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, REPO, startDaemon, type TestDaemon } from "../support/daemon.ts";
 import { runCommand } from "../support/cli.ts";
-import { endpointKey, findUid, parseProcEndpoint } from "../../src/transport/peer-uid.ts";
+import { endpointKey, parseProcEndpoint, socketKey, socketOwners } from "../../src/transport/peer-uid.ts";
 
 const OTHER = "crabtalk-other";
 const PING = join(REPO, "test/support/tcp-ping.ts");
@@ -25,8 +25,8 @@ async function otherUser(): Promise<{ uid: number; gid: number }> {
   return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
-function pingAs(user: { uid: number; gid: number } | null, port: number) {
-  const bun = [process.execPath, PING, String(port)];
+function pingAs(user: { uid: number; gid: number } | null, port: number, connections = 1) {
+  const bun = [process.execPath, PING, String(port), String(connections)];
   const command = user ? ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", ...bun] : bun;
   return runCommand(command, { env: { PATH: process.env.PATH, HOME: "/tmp", BUN_INSTALL_CACHE_DIR: "/tmp/.bun-other-cache" } });
 }
@@ -55,6 +55,25 @@ test("another OS user is refused on TCP and the refusal is logged, while the own
   expect(log).toMatch(new RegExp(`WARN refused a TCP connection from another OS user peer=127\\.0\\.0\\.1:\\d+ uid=${other.uid}`));
 });
 
+test("a flood of refused connections is logged a line a second with a count, not a line each", async () => {
+  const log = () => readFileSync(join(daemon.home, "logs/daemon.log"), "utf8");
+  const before = log().split("\n").length - 1;
+  const refused = await pingAs(other, daemon.port, 30);
+  expect(refused.stdout.trim()).toBe(Array(30).fill("closed").join(" "));
+  // The refusals not logged are counted on the next line written, a second later at most.
+  let attempts = 30;
+  while (!log().includes("also_refused=")) {
+    expect((await pingAs(other, daemon.port)).stdout.trim()).toBe("closed");
+    attempts++;
+    await Bun.sleep(100);
+  }
+  const logged = log().split("\n").slice(before).filter((l) => l.includes("refused a TCP connection"));
+  expect(logged.length).toBeLessThan(attempts);
+  expect(logged.some((l) => /also_refused=\d+/.test(l))).toBe(true);
+  // The owner is still served.
+  expect((await pingAs(null, daemon.port)).stdout.trim()).toBe("pong");
+});
+
 test("the Unix socket is the owner's only: 0600 in a 0700 directory", () => {
   expect(statSync(daemon.socket).mode & 0o777).toBe(0o600);
   expect(statSync(join(daemon.home, "run")).mode & 0o777).toBe(0o700);
@@ -70,7 +89,13 @@ test("/proc/net/tcp and tcp6 entries are read in host byte order, v4-mapped addr
     "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
     "   0: 0100007F:1A20 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 1 1 0",
     "   1: 0100007F:C350 0100007F:1A20 01 00000000:00000000 00:00000000 00000000   999        0 2 1 0",
+    "   2: 0100007F:C351 0100007F:1A20 06 00000000:00000000 03:00000000 00000000     0        0 0 3 0",
+    "   3: 0100007F:1A20 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 4 1 0",
   ].join("\n");
-  expect(findUid(table, "127.0.0.1:50000", "127.0.0.1:6688")).toBe(999);
-  expect(findUid(table, "127.0.0.1:50001", "127.0.0.1:6688")).toBeUndefined();
+  const owners = socketOwners(table);
+  expect(owners.get(socketKey("127.0.0.1:50000", "127.0.0.1:6688"))).toBe(999);
+  expect(owners.get(socketKey("127.0.0.1:6688", "127.0.0.1:50000"))).toBe(0);
+  // A TIME_WAIT entry (uid 0, whoever owned it) and a listener are no one's socket.
+  expect(owners.get(socketKey("127.0.0.1:50001", "127.0.0.1:6688"))).toBeUndefined();
+  expect(owners.size).toBe(2);
 });

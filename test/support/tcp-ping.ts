@@ -1,10 +1,20 @@
-// Run as any OS user: one Ping over loopback TCP to the port in argv[2].
-// Prints "pong" when answered, "closed" when the daemon hangs up first.
+// Run as any OS user: Pings over loopback TCP to the port in argv[2], on
+// argv[3] connections one after another (default 1). Prints one word per
+// connection: "pong" when answered, "closed" when the daemon hangs up first
+// (or resets the connection before it is even reported open).
 import { CLIENT, RawConnection, SERVER, frame, lenField, serverVariant } from "./raw-proto.ts";
 
-const conn = await RawConnection.open({ port: Number(process.argv[2]) });
-conn.write(frame(lenField(CLIENT.ping, [])));
-const reply = await conn.readFrame(10_000);
-console.log(reply === null ? "closed" : serverVariant(reply).tag === SERVER.pong ? "pong" : "other");
-conn.destroy();
+const outcomes: string[] = [];
+for (let i = 0; i < Number(process.argv[3] ?? 1); i++) {
+  const conn = await RawConnection.open({ port: Number(process.argv[2]) }).catch(() => null);
+  if (conn === null) {
+    outcomes.push("closed");
+    continue;
+  }
+  conn.write(frame(lenField(CLIENT.ping, [])));
+  const reply = await conn.readFrame(10_000);
+  outcomes.push(reply === null ? "closed" : serverVariant(reply).tag === SERVER.pong ? "pong" : "other");
+  conn.destroy();
+}
+console.log(outcomes.join(" "));
 process.exit(0); // readFrame leaves a timer behind
