@@ -90,3 +90,12 @@ test("crab's own bash is not confined: an unscoped agent may run any agent", asy
   );
   expect(r.stdout).toContain("helper for crab");
 });
+
+test("continuing another agent's open session by its id is refused", async () => {
+  const crab = await client.send({ agent: "crab", content: "an owner's chat", sender: "owner" });
+  const requests = env.fake.requests.length;
+  const r = await viaBash("scoped", `${cli} send --agent helper --session ${crab.session} "take over"`);
+  expect(r.exit_code).toBe(1);
+  expect(r.stderr).toContain("running agent 'crab' (not in its members) is not allowed from the tools of scoped agent 'scoped'");
+  expect(env.fake.requests.slice(requests).filter((q) => q.body?.stream)).toHaveLength(2);
+});
