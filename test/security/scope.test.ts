@@ -2,10 +2,11 @@
 // `crabtalk send --agent crab` starts no unscoped run, over the Unix socket
 // or TCP, unsandboxed or sandboxed; its members stay reachable.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
-import { MAIN } from "../support/daemon.ts";
+import { cleanup, MAIN } from "../support/daemon.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
 
 let env: LlmDaemon;
@@ -98,4 +99,17 @@ test("continuing another agent's open session by its id is refused", async () =>
   expect(r.exit_code).toBe(1);
   expect(r.stderr).toContain("running agent 'crab' (not in its members) is not allowed from the tools of scoped agent 'scoped'");
   expect(env.fake.requests.slice(requests).filter((q) => q.body?.stream)).toHaveLength(2);
+});
+
+test("a background process that outlives bash, with its token stripped, stays confined", async () => {
+  const before = crabSessions();
+  const out = join(mkdtempSync(join(tmpdir(), "crabtalk-scope-")), "late.txt");
+  const late = `sleep 0.5; ${cli} send --agent crab "late escape" > ${out}.tmp 2>&1; mv ${out}.tmp ${out}`;
+  const r = await viaBash("scoped", `env -u CRABTALK_TOOL_TOKEN nohup sh -c ${JSON.stringify(late)} > /dev/null 2>&1 & echo started`);
+  expect(r.stdout).toBe("started\n");
+  // bash has returned; the orphan connects after it, from outside bash's process tree.
+  for (let i = 0; i < 300 && !existsSync(out); i++) await Bun.sleep(50);
+  expect(readFileSync(out, "utf8")).toContain("running agent 'crab' (not in its members) is not allowed from the tools of scoped agent 'scoped'");
+  expect(crabSessions()).toEqual(before);
+  cleanup(join(out, ".."));
 });

@@ -117,6 +117,8 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
     });
     child.once("close", (code, signal) => {
       clearTimeout(timer);
+      // Off the answer's path: it reads /proc.
+      if (child.pid !== undefined) setTimeout(() => options.processes?.release(child.pid!), 0);
       options.signal.removeEventListener("abort", onAbort);
       if (ending === "timeout") resolve(result("", `bash timed out after ${options.timeoutSecs} seconds`, -1, true));
       else if (ending === "cancelled") resolve(result(out.text(), `bash cancelled: ${errorReason(options.signal)}`, -1, true));
