@@ -1,6 +1,7 @@
 // The bash tool (daemon.md §10.2): `bash -c` in the session's working
 // directory, in its own process group so a timeout or a Kill takes every
-// child with it; output capped and marked when cut.
+// child with it; output capped and marked when cut. The daemon's policy gives
+// it its environment and sandbox; its processes are recorded for scoping.
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import type { ToolOutcome } from "../../agent/events.ts";
@@ -30,7 +31,8 @@ export const bashTool: Tool<z.output<typeof input>> = {
   name: "bash",
   description:
     "Run a shell command with bash -c in the session's working directory. Returns JSON {stdout, stderr, exit_code}; " +
-    "check exit_code. Output beyond 64 KiB per stream is cut and marked. Prefer short, non-interactive commands.",
+    "check exit_code. Output beyond 64 KiB per stream is cut and marked. Prefer short, non-interactive commands. " +
+    "It may run sandboxed: only the working directory is writable, /tmp is private to each call, and secrets read as <redacted>.",
   input,
   async handler(args, ctx) {
     if (ctx.sender?.includes(":")) {
