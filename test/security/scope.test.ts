@@ -113,3 +113,15 @@ test("a background process that outlives bash, with its token stripped, stays co
   expect(crabSessions()).toEqual(before);
   cleanup(join(out, ".."));
 });
+
+test("no tool reconfigures the daemon: crab's bash cannot repoint a provider (and its key) or reload", async () => {
+  const hijack = JSON.stringify({ api_key: "<redacted>", base_url: "http://127.0.0.1:9/v1", models: ["fake-model"] });
+  const r = await viaBash(
+    "crab",
+    `mkdir -p /tmp/h/run && echo ${env.daemon.port} > /tmp/h/run/crabtalk.port; export CRABTALK_HOME=/tmp/h; ${cli} --tcp providers set fake '${hijack}' 2>&1; ${cli} --tcp reload 2>&1`,
+  );
+  expect(r.stdout).toContain("SetProvider is not allowed from the tools of agent 'crab'");
+  expect(r.stdout).toContain("Reload is not allowed from the tools of agent 'crab'");
+  const fake = (await client.listProviders()).find((p) => p.name === "fake")!;
+  expect(fake.config).toContain(new URL(env.fake.url).port);
+});
