@@ -19,7 +19,7 @@ export interface PeerSocket {
 export async function toolOrigin(peer: PeerSocket, processes: ToolProcesses): Promise<Set<string>> {
   const agents = new Set<string>();
   if (processes.empty || process.platform !== "linux") return agents;
-  const pid = await peerPid(peer);
+  const pid = await peerPid(peer, processes.oldestStart);
   if (pid === undefined || pid === process.pid) return agents;
   const own = statFields(pid);
   const sessionAgent = own && processes.sessionAgent(Number(own[SESSION]));
@@ -37,14 +37,14 @@ export async function toolOrigin(peer: PeerSocket, processes: ToolProcesses): Pr
   return agents;
 }
 
-async function peerPid(peer: PeerSocket): Promise<number | undefined> {
+async function peerPid(peer: PeerSocket, startedSince: number): Promise<number | undefined> {
   if (peer.fd !== undefined && peer.fd >= 0) {
     const pid = await unixPeerPid(peer.fd);
     if (pid !== undefined) return pid;
   }
   if (peer.remotePort && peer.localPort) {
     const inode = tcpClientInode(peer.remotePort, peer.localPort);
-    if (inode !== undefined && inode !== "0") return socketOwner(inode);
+    if (inode !== undefined && inode !== "0") return socketOwner(inode, startedSince);
   }
   return undefined;
 }

@@ -19,20 +19,23 @@ const MAX_ROOTS = 4096;
 
 export class ToolProcesses {
   private readonly roots = new Map<number, Root>();
-  private readonly tokens = new Map<string, string>();
+  /** Token → agent, and the start time of the process it was given to (once known). */
+  private readonly tokens = new Map<string, { agent: string; startTime?: string }>();
 
   /** A fresh token for one tool process of `agent`, to put in its environment. */
   token(agent: string): string {
     const token = randomBytes(18).toString("base64url");
-    this.tokens.set(token, agent);
+    this.tokens.set(token, { agent });
     trim(this.tokens);
     return token;
   }
 
-  /** Records a process a tool started (its children are found through it). */
-  register(pid: number, agent: string): void {
+  /** Records a process a tool started with `token` (its children are found through it). */
+  register(pid: number, agent: string, token?: string): void {
     const startTime = statFields(pid)?.[START_TIME];
     if (startTime === undefined) return; // already gone: nothing of it can connect
+    const given = token === undefined ? undefined : this.tokens.get(token);
+    if (given) given.startTime = startTime;
     this.roots.delete(pid);
     this.roots.set(pid, { pid, startTime, agent });
     trim(this.roots);
@@ -46,6 +49,16 @@ export class ToolProcesses {
   release(pid: number): void {
     if (!this.roots.has(pid)) return;
     if (!sessionHasMembers(pid)) this.roots.delete(pid);
+  }
+
+  /** The start time of the oldest process a tool started that may still matter (0 when unknown): nothing older is a tool's. */
+  get oldestStart(): number {
+    let oldest = Infinity;
+    for (const { startTime } of [...this.roots.values(), ...this.tokens.values()]) {
+      if (startTime === undefined) return 0; // a token whose process is not known yet
+      oldest = Math.min(oldest, Number(startTime));
+    }
+    return Number.isFinite(oldest) ? oldest : 0;
   }
 
   get empty(): boolean {
@@ -64,7 +77,7 @@ export class ToolProcesses {
   }
 
   tokenAgent(token: string): string | undefined {
-    return this.tokens.get(token);
+    return this.tokens.get(token)?.agent;
   }
 }
 

@@ -2,7 +2,7 @@
 // `crabtalk send --agent crab` starts no unscoped run, over the Unix socket
 // or TCP, unsandboxed or sandboxed; its members stay reachable.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
@@ -101,17 +101,35 @@ test("continuing another agent's open session by its id is refused", async () =>
   expect(env.fake.requests.slice(requests).filter((q) => q.body?.stream)).toHaveLength(2);
 });
 
-test("a background process that outlives bash, with its token stripped, stays confined", async () => {
-  const before = crabSessions();
+/** Starts `command` in the background from the scoped agent's bash (`launcher` in front), and returns what it printed once done. */
+async function lateOutput(launcher: string, command: string): Promise<string> {
   const out = join(mkdtempSync(join(tmpdir(), "crabtalk-scope-")), "late.txt");
-  const late = `sleep 0.5; ${cli} send --agent crab "late escape" > ${out}.tmp 2>&1; mv ${out}.tmp ${out}`;
-  const r = await viaBash("scoped", `env -u CRABTALK_TOOL_TOKEN nohup sh -c ${JSON.stringify(late)} > /dev/null 2>&1 & echo started`);
+  const late = `sleep 0.5; ${command} > ${out}.tmp 2>&1; mv ${out}.tmp ${out}`;
+  const r = await viaBash("scoped", `${launcher} nohup sh -c ${JSON.stringify(late)} > /dev/null 2>&1 & echo started`);
   expect(r.stdout).toBe("started\n");
   // bash has returned; the orphan connects after it, from outside bash's process tree.
   for (let i = 0; i < 300 && !existsSync(out); i++) await Bun.sleep(50);
-  expect(readFileSync(out, "utf8")).toContain("running agent 'crab' (not in its members) is not allowed from the tools of scoped agent 'scoped'");
-  expect(crabSessions()).toEqual(before);
+  const text = readFileSync(out, "utf8");
   cleanup(join(out, ".."));
+  return text;
+}
+
+const refusedCrab = "running agent 'crab' (not in its members) is not allowed from the tools of scoped agent 'scoped'";
+
+test("a background process that outlives bash, with its token stripped, stays confined (its session)", async () => {
+  const before = crabSessions();
+  expect(await lateOutput("env -u CRABTALK_TOOL_TOKEN", `${cli} send --agent crab "late escape"`)).toContain(refusedCrab);
+  expect(crabSessions()).toEqual(before);
+});
+
+test("one in a new session, over TCP, stays confined (its token)", async () => {
+  const before = crabSessions();
+  const tcpHome = mkdtempSync(join(tmpdir(), "crabtalk-scope-home-"));
+  mkdirSync(join(tcpHome, "run"));
+  writeFileSync(join(tcpHome, "run/crabtalk.port"), String(env.daemon.port));
+  expect(await lateOutput("setsid", `CRABTALK_HOME=${tcpHome} ${cli} --tcp send --agent crab "late escape"`)).toContain(refusedCrab);
+  expect(crabSessions()).toEqual(before);
+  cleanup(tcpHome);
 });
 
 test("no tool reconfigures the daemon: crab's bash cannot repoint a provider (and its key) or reload", async () => {

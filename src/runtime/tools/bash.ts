@@ -77,12 +77,13 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       return;
     }
     const [program, ...args] = planned.argv;
+    const token = options.processes && options.agent !== undefined ? options.processes.token(options.agent) : undefined;
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(program, args, {
         cwd: options.cwd,
         // The model's variables first: it cannot overwrite the token.
-        env: { ...(options.baseEnv ?? process.env), ...options.env, ...toolToken(options) },
+        env: { ...(options.baseEnv ?? process.env), ...options.env, ...(token ? { [TOOL_TOKEN_VAR]: token } : {}) },
         detached: true, // own process group: kill(-pid) reaches every child
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -90,7 +91,7 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       resolve(result("", `bash failed: ${(err as Error).message}`, -1, true));
       return;
     }
-    if (child.pid !== undefined && options.processes && options.agent !== undefined) options.processes.register(child.pid, options.agent);
+    if (child.pid !== undefined && options.agent !== undefined) options.processes?.register(child.pid, options.agent, token);
     const out = new CappedBuffer(BASH_OUTPUT_CAP);
     const errOut = new CappedBuffer(BASH_OUTPUT_CAP);
     child.stdout?.on("data", (b: Buffer) => out.push(b));
@@ -127,10 +128,6 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       else resolve(result(out.text(), errOut.text(), signal ? -1 : (code ?? -1), false));
     });
   });
-}
-
-function toolToken(options: BashOptions): Record<string, string> {
-  return options.processes && options.agent !== undefined ? { [TOOL_TOKEN_VAR]: options.processes.token(options.agent) } : {};
 }
 
 function errorReason(signal: AbortSignal): string {
