@@ -1,7 +1,8 @@
 // Scope holds (docs/security.md): a connection from the process tree of a
 // scoped agent's tool may only run that agent's members. It may ping, read a
-// member's definition and run a member; everything else is refused with 400,
-// so a tool cannot reconfigure the daemon to unscope itself either.
+// member's definition and run a member; everything else is refused with 400.
+// No tool, scoped or not, may change the daemon's configuration: that would
+// turn the sandbox off or point a provider, with its key, at another server.
 import type { Handlers, RequestContext } from "../protocol/server.ts";
 import { operationName, type ClientCase } from "../protocol/codec.ts";
 import { badRequest } from "../protocol/errors.ts";
@@ -20,6 +21,27 @@ export function allowedMembers(state: DaemonState, origin: ReadonlySet<string>):
   return allowed;
 }
 
+/** Operations that change what the daemon is or does: never from a tool. */
+const CONFIG_OPS = new Set<ClientCase>([
+  "setProvider",
+  "deleteProvider",
+  "setActiveModel",
+  "setLocalMcps",
+  "createAgent",
+  "updateAgent",
+  "deleteAgent",
+  "installPackage",
+  "uninstallPackage",
+  "startService",
+  "stopService",
+  "createCron",
+  "deleteCron",
+  "reload",
+  "setEnabled",
+  "setConfig",
+  "deleteConversation",
+]);
+
 interface RunTarget {
   agent: string;
   session?: bigint;
@@ -28,8 +50,9 @@ interface RunTarget {
 
 /** Handlers that wait for the connection's origin and refuse what is outside its scope. */
 export function confinedHandlers(handlers: Handlers, state: DaemonState, origin: Promise<ReadonlySet<string>>): Handlers {
-  const scope = origin.then((agents) => ({ agents: [...agents].join("', '"), members: allowedMembers(state, agents) }));
-  const refuse = (what: string, agents: string) => badRequest(`${what} is not allowed from the tools of scoped agent '${agents}'`);
+  const scope = origin.then((agents) => ({ agents: [...agents].join("', '"), tool: agents.size > 0, members: allowedMembers(state, agents) }));
+  const refuse = (what: string, agents: string, scoped = true) =>
+    badRequest(`${what} is not allowed from the tools of ${scoped ? "scoped " : ""}agent '${agents}'`);
   const checkRun = (target: RunTarget, members: Set<string>, agents: string) => {
     if (target.resumeFile) throw refuse("resuming a conversation file", agents);
     const agent = target.session !== undefined ? (state.host.sessions.get(target.session)?.agent ?? "") : target.agent;
@@ -39,7 +62,8 @@ export function confinedHandlers(handlers: Handlers, state: DaemonState, origin:
   for (const [key, handler] of Object.entries(handlers)) {
     const op = key as ClientCase;
     wrapped[op] = async (request: unknown, ctx: RequestContext) => {
-      const { agents, members } = await scope;
+      const { agents, tool, members } = await scope;
+      if (tool && !members && CONFIG_OPS.has(op)) throw refuse(operationName(op), agents, false);
       if (members && op !== "ping") {
         if (op === "send" || op === "stream") checkRun(request as RunTarget, members, agents);
         else if (op === "getAgent") {

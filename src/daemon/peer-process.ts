@@ -1,7 +1,9 @@
 // Which local process is at the other end of a connection (Linux): the peer
 // credentials of a Unix socket (SO_PEERCRED, through libc), or for loopback
 // TCP the owner of the client's socket inode in /proc/net/tcp{,6}.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { readdir, readlink } from "node:fs/promises";
+import { START_TIME, statFields } from "../runtime/tool-processes.ts";
 
 const SOL_SOCKET = 1;
 const SO_PEERCRED = 17;
@@ -60,20 +62,26 @@ export function tcpClientInode(remotePort: number, localPort: number): string | 
   return undefined;
 }
 
-/** The process holding the socket with this inode (only the daemon user's processes can be looked into). */
-export function socketOwner(inode: string): number | undefined {
+/**
+ * The process holding the socket with this inode, among the processes started
+ * at or after `startedSince` (a /proc start time: a tool's processes are never
+ * older than the tool). Asynchronous: a full /proc walk must not stall the daemon.
+ */
+export async function socketOwner(inode: string, startedSince = 0): Promise<number | undefined> {
   const target = `socket:[${inode}]`;
-  for (const entry of readdirSync("/proc")) {
+  for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (startedSince > 0 && Number(statFields(pid)?.[START_TIME] ?? 0) < startedSince) continue;
     let fds: string[];
     try {
-      fds = readdirSync(`/proc/${entry}/fd`);
+      fds = await readdir(`/proc/${entry}/fd`);
     } catch {
       continue;
     }
     for (const fd of fds) {
       try {
-        if (readlinkSync(`/proc/${entry}/fd/${fd}`) === target) return Number(entry);
+        if ((await readlink(`/proc/${entry}/fd/${fd}`)) === target) return pid;
       } catch {
         // closed meanwhile
       }

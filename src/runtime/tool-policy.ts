@@ -25,9 +25,3 @@ export interface ToolPolicy {
   readonly secrets: readonly string[];
   sandboxFor(agent: string): SandboxDecision;
 }
-
-/** A policy that changes nothing (runtimes built without a daemon, tests). */
-export function openToolPolicy(env: Record<string, string | undefined> = process.env): ToolPolicy {
-  const clean = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
-  return { env: clean, secrets: [], sandboxFor: () => ({ kind: "none" }) };
-}

@@ -2,7 +2,7 @@
 // holds"). The daemon asks this when a connection comes in, to confine a
 // connection from a tool's process tree to that agent's members.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** The variable each tool process carries: a random token the daemon knows. */
 export const TOOL_TOKEN_VAR = "CRABTALK_TOOL_TOKEN";
@@ -19,23 +19,46 @@ const MAX_ROOTS = 4096;
 
 export class ToolProcesses {
   private readonly roots = new Map<number, Root>();
-  private readonly tokens = new Map<string, string>();
+  /** Token → agent, and the start time of the process it was given to (once known). */
+  private readonly tokens = new Map<string, { agent: string; startTime?: string }>();
 
   /** A fresh token for one tool process of `agent`, to put in its environment. */
   token(agent: string): string {
     const token = randomBytes(18).toString("base64url");
-    this.tokens.set(token, agent);
+    this.tokens.set(token, { agent });
     trim(this.tokens);
     return token;
   }
 
-  /** Records a process a tool started (its children are found through it). */
-  register(pid: number, agent: string): void {
-    const startTime = processStartTime(pid);
+  /** Records a process a tool started with `token` (its children are found through it). */
+  register(pid: number, agent: string, token?: string): void {
+    const startTime = statFields(pid)?.[START_TIME];
     if (startTime === undefined) return; // already gone: nothing of it can connect
+    const given = token === undefined ? undefined : this.tokens.get(token);
+    if (given) given.startTime = startTime;
     this.roots.delete(pid);
     this.roots.set(pid, { pid, startTime, agent });
     trim(this.roots);
+  }
+
+  /**
+   * Called when a registered process has ended: forgets it unless processes
+   * of its session live on (started in the background). A forgotten pid may
+   * be reused by anyone, so it must not confine strangers.
+   */
+  release(pid: number): void {
+    if (!this.roots.has(pid)) return;
+    if (!sessionHasMembers(pid)) this.roots.delete(pid);
+  }
+
+  /** The start time of the oldest process a tool started that may still matter (0 when unknown): nothing older is a tool's. */
+  get oldestStart(): number {
+    let oldest = Infinity;
+    for (const { startTime } of [...this.roots.values(), ...this.tokens.values()]) {
+      if (startTime === undefined) return 0; // a token whose process is not known yet
+      oldest = Math.min(oldest, Number(startTime));
+    }
+    return Number.isFinite(oldest) ? oldest : 0;
   }
 
   get empty(): boolean {
@@ -54,7 +77,7 @@ export class ToolProcesses {
   }
 
   tokenAgent(token: string): string | undefined {
-    return this.tokens.get(token);
+    return this.tokens.get(token)?.agent;
   }
 }
 
@@ -62,12 +85,22 @@ function trim<K, V>(map: Map<K, V>): void {
   while (map.size > MAX_ROOTS) map.delete(map.keys().next().value as K);
 }
 
-/** Field 22 of /proc/<pid>/stat (Linux); undefined elsewhere or when gone. */
-export function processStartTime(pid: number): string | undefined {
-  return statFields(pid)?.[19];
+function sessionHasMembers(sid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return false;
+  }
+  return entries.some((e) => /^\d+$/.test(e) && Number(statFields(Number(e))?.[SESSION]) === sid);
 }
 
-/** The fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, session, ...]. */
+/** Indexes into statFields: field 4 (ppid), 6 (session) and 22 (start time) of /proc/<pid>/stat. */
+export const PPID = 1;
+export const SESSION = 3;
+export const START_TIME = 19;
+
+/** The fields of /proc/<pid>/stat after the command name (Linux); undefined elsewhere or when gone. */
 export function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");

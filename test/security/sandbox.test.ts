@@ -123,3 +123,9 @@ test("a working directory inside the crabtalk home is refused, nothing runs", as
   expect(r.stderr).toContain("inside a path the sandbox hides");
   expect(existsSync(join(env.daemon.home, "sessions", "ran.txt"))).toBe(false);
 });
+
+test("symlinks do not get around it: a link to config.toml reads nothing, a link out of the cwd writes nothing", async () => {
+  const r = await bash(`ln -sf "$CRABTALK_HOME/config.toml" cfg && cat cfg; ln -sfn ${outside} out && echo z > out/via-link.txt || echo refused-link`);
+  expect(r.stdout).toBe("refused-link\n");
+  expect(existsSync(join(outside, "via-link.txt"))).toBe(false);
+});

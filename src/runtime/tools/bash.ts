@@ -1,6 +1,7 @@
 // The bash tool (daemon.md §10.2): `bash -c` in the session's working
 // directory, in its own process group so a timeout or a Kill takes every
-// child with it; output capped and marked when cut.
+// child with it; output capped and marked when cut. The daemon's policy gives
+// it its environment and sandbox; its processes are recorded for scoping.
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import type { ToolOutcome } from "../../agent/events.ts";
@@ -30,7 +31,8 @@ export const bashTool: Tool<z.output<typeof input>> = {
   name: "bash",
   description:
     "Run a shell command with bash -c in the session's working directory. Returns JSON {stdout, stderr, exit_code}; " +
-    "check exit_code. Output beyond 64 KiB per stream is cut and marked. Prefer short, non-interactive commands.",
+    "check exit_code. Output beyond 64 KiB per stream is cut and marked. Prefer short, non-interactive commands. " +
+    "It may run sandboxed: only the working directory is writable, /tmp is private to each call, and secrets read as <redacted>.",
   input,
   async handler(args, ctx) {
     if (ctx.sender?.includes(":")) {
@@ -75,12 +77,13 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       return;
     }
     const [program, ...args] = planned.argv;
+    const token = options.processes && options.agent !== undefined ? options.processes.token(options.agent) : undefined;
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(program, args, {
         cwd: options.cwd,
         // The model's variables first: it cannot overwrite the token.
-        env: { ...(options.baseEnv ?? process.env), ...options.env, ...toolToken(options) },
+        env: { ...(options.baseEnv ?? process.env), ...options.env, ...(token ? { [TOOL_TOKEN_VAR]: token } : {}) },
         detached: true, // own process group: kill(-pid) reaches every child
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -88,7 +91,7 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       resolve(result("", `bash failed: ${(err as Error).message}`, -1, true));
       return;
     }
-    if (child.pid !== undefined && options.processes && options.agent !== undefined) options.processes.register(child.pid, options.agent);
+    if (child.pid !== undefined && options.agent !== undefined) options.processes?.register(child.pid, options.agent, token);
     const out = new CappedBuffer(BASH_OUTPUT_CAP);
     const errOut = new CappedBuffer(BASH_OUTPUT_CAP);
     child.stdout?.on("data", (b: Buffer) => out.push(b));
@@ -117,16 +120,14 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
     });
     child.once("close", (code, signal) => {
       clearTimeout(timer);
+      // Off the answer's path: it reads /proc.
+      if (child.pid !== undefined) setTimeout(() => options.processes?.release(child.pid!), 0);
       options.signal.removeEventListener("abort", onAbort);
       if (ending === "timeout") resolve(result("", `bash timed out after ${options.timeoutSecs} seconds`, -1, true));
       else if (ending === "cancelled") resolve(result(out.text(), `bash cancelled: ${errorReason(options.signal)}`, -1, true));
       else resolve(result(out.text(), errOut.text(), signal ? -1 : (code ?? -1), false));
     });
   });
-}
-
-function toolToken(options: BashOptions): Record<string, string> {
-  return options.processes && options.agent !== undefined ? { [TOOL_TOKEN_VAR]: options.processes.token(options.agent) } : {};
 }
 
 function errorReason(signal: AbortSignal): string {
