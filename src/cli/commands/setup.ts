@@ -4,7 +4,6 @@ import type { Command } from "commander";
 import type { Client } from "../../protocol/client.ts";
 import { connectClient, type ConnectOptions } from "../connect.ts";
 import { testMessage, writeProvider, type SetupChoice } from "../setup/apply.ts";
-import { interactiveSetup } from "../setup/interactive.ts";
 import { KEYLESS_KINDS } from "../setup/key-vars.ts";
 import { kindName } from "../setup/presets.ts";
 import { action } from "./run.ts";
@@ -14,7 +13,6 @@ export interface SetupOptions {
   apiKeyEnv?: string;
   model?: string;
   baseUrl?: string;
-  region?: string;
   name?: string;
   test: boolean;
 }
@@ -27,7 +25,6 @@ export function registerSetupCommand(program: Command, conn: () => ConnectOption
     .option("--api-key-env <var>", "environment variable holding the key; config.toml gets ${VAR}")
     .option("--model <name>", "the model to use (required with --preset)")
     .option("--base-url <url>", "the provider's base URL, when not the preset's")
-    .option("--region <region>", "AWS region (bedrock)")
     .option("--name <name>", "provider name in config.toml (default: the preset's name)")
     .option("--no-test", "do not send a test message afterwards")
     .addHelpText(
@@ -56,6 +53,7 @@ async function setup(opts: SetupOptions, conn: ConnectOptions): Promise<number> 
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new Error("setup asks its questions at a terminal; in a script give --preset and --model (see crabtalk setup --help)");
     }
+    const { interactiveSetup } = await import("../setup/interactive.ts");
     return await interactiveSetup(client, process.env);
   } finally {
     await client.close();
@@ -77,7 +75,6 @@ async function presetSetup(client: Client, opts: SetupOptions): Promise<number> 
     kind,
     apiKey: opts.apiKeyEnv ? `\${${opts.apiKeyEnv}}` : undefined,
     baseUrl: opts.baseUrl ?? (preset.baseUrl || undefined),
-    region: opts.region,
     model: opts.model,
   };
   await writeProvider(client, choice);

@@ -8,7 +8,6 @@ export const KEY_VARS: Partial<Record<ProviderKind, readonly string[]>> = {
   anthropic: ["ANTHROPIC_API_KEY"],
   google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   azure: ["AZURE_OPENAI_API_KEY"],
-  bedrock: ["AWS_ACCESS_KEY_ID", "AWS_PROFILE"],
 };
 
 /** Kinds that run without any key (local servers; Bedrock uses the AWS credential chain). */
