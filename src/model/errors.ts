@@ -9,7 +9,6 @@ export type ProviderErrorKind =
   | "timeout" // an attempt exceeded the provider's timeout
   | "stream" // the provider reported an error inside a stream
   | "aborted" // the caller aborted the request
-  | "unsupported" // the provider kind has no adapter
   | "other";
 
 /** HTTP statuses worth retrying (§4.3), plus Anthropic's 529 "overloaded". */

@@ -5,7 +5,7 @@ import type { Client } from "../../protocol/client.ts";
 import { connectClient, type ConnectOptions } from "../connect.ts";
 import { testMessage, writeProvider, type SetupChoice } from "../setup/apply.ts";
 import { KEYLESS_KINDS } from "../setup/key-vars.ts";
-import { kindName } from "../setup/presets.ts";
+import { kindName } from "../provider-kinds.ts";
 import { action } from "./run.ts";
 
 export interface SetupOptions {

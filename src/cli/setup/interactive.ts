@@ -9,7 +9,7 @@ import type { ProviderKind } from "../../model/settings.ts";
 import { testMessage, writeProvider, type SetupChoice } from "./apply.ts";
 import { KEYLESS_KINDS, KEY_VARS } from "./key-vars.ts";
 import { listProviderModels } from "./provider-models.ts";
-import { kindName } from "./presets.ts";
+import { kindName } from "../provider-kinds.ts";
 
 class Cancelled extends Error {}
 
