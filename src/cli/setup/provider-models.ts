@@ -12,6 +12,8 @@ export interface ProviderAccess {
 }
 
 const LIST_TIMEOUT_MS = 5000;
+/** Printable, no whitespace, of a sane length. */
+const MODEL_NAME = /^[\x21-\x7e]{1,200}$/;
 
 export async function listProviderModels(p: ProviderAccess): Promise<string[]> {
   try {
@@ -19,7 +21,8 @@ export async function listProviderModels(p: ProviderAccess): Promise<string[]> {
     if (!ask) return [];
     const res = await fetch(ask.url, { headers: ask.headers, signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
     if (!res.ok) return [];
-    return ask.names(await res.json()).filter((n, i, all) => n !== "" && all.indexOf(n) === i);
+    // Names go on the user's terminal: a hostile or broken server's control characters never do.
+    return ask.names(await res.json()).filter((n, i, all) => MODEL_NAME.test(n) && all.indexOf(n) === i);
   } catch {
     return [];
   }
