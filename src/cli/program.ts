@@ -12,6 +12,7 @@ import { registerConversationCommands } from "./commands/conversations.ts";
 import { registerAgentCommands } from "./commands/agents.ts";
 import { registerEventsCommand } from "./commands/events.ts";
 import { registerProviderCommands } from "./commands/providers.ts";
+import { registerSetupCommand } from "./commands/setup.ts";
 import { registerCronCommands } from "./commands/cron.ts";
 import { registerLogsCommand } from "./commands/logs.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
@@ -37,6 +38,7 @@ Environment:
 
 Examples:
   crabtalk start              install and start the daemon as a user service
+  crabtalk setup              choose a provider, its key and a model
   crabtalk status             is it running? (exit 3 when not)
   crabtalk doctor             check the installation and say how to fix problems
   crabtalk daemon             run the daemon in this terminal
@@ -59,6 +61,7 @@ Examples:
   registerAgentCommands(program, conn);
   registerEventsCommand(program, conn);
   registerProviderCommands(program, conn);
+  registerSetupCommand(program, conn);
   registerCronCommands(program, conn);
   registerPackageCommands(program, conn);
   registerServiceCommands(program, conn);

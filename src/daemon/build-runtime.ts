@@ -39,7 +39,7 @@ import { manifestAgents, manifestMcps, readManifest } from "./manifest.ts";
 import { toolPolicy } from "./tool-policy.ts";
 
 export const NO_PROVIDER_HINT =
-  "no model configured: set [system.crab] model and a [provider.<name>] in config.toml, " +
+  "no model configured: run crabtalk setup, or set [system.crab] model and a [provider.<name>] in config.toml, " +
   "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434";
 
 export interface BuildOptions {

@@ -9,7 +9,6 @@ export type ProviderErrorKind =
   | "timeout" // an attempt exceeded the provider's timeout
   | "stream" // the provider reported an error inside a stream
   | "aborted" // the caller aborted the request
-  | "unsupported" // the provider kind has no adapter
   | "other";
 
 /** HTTP statuses worth retrying (§4.3), plus Anthropic's 529 "overloaded". */
@@ -114,12 +113,13 @@ export function forProvider(err: unknown, provider: string, model: string): Prov
       ? err
       : new ProviderError(`provider error: ${err instanceof Error ? err.message : String(err)}`, { kind: "other", cause: err });
   if (base.kind === "aborted" || base instanceof NamedProviderError) return base;
-  const detail = base.message.replace(/^provider error:?\s*/, "");
+  // The provider's own words, without the generic prefix and status that the message restates.
+  const reason = base.message.replace(/^provider error(?: \(HTTP \d+\))?:\s*/, "");
   let message: string;
   if (base.status === 401 || base.status === 403) {
-    message = `provider '${provider}' refused the API key (HTTP ${base.status}): ${detail.replace(/^\(HTTP \d+\):\s*/, "")}; check the credentials of [provider.${provider}]`;
+    message = `provider '${provider}' refused the API key (HTTP ${base.status}): ${reason}; check the credentials of [provider.${provider}]`;
   } else if (base.status === 404) {
-    message = `model '${model}' not found at provider '${provider}' (HTTP 404): ${detail.replace(/^\(HTTP \d+\):\s*/, "")}`;
+    message = `model '${model}' not found at provider '${provider}' (HTTP 404): ${reason}`;
   } else if (base.message.startsWith(`provider '${provider}'`)) {
     message = base.message;
   } else if (base.message.startsWith("provider error")) {

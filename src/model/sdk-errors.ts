@@ -141,13 +141,13 @@ function causeOf(err: Error): unknown {
   return err.cause ?? err;
 }
 
-function isNetworkError(err: unknown): boolean {
+function isNetworkError(err: unknown, depth = 0): boolean {
   if (typeof err !== "object" || err === null) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === "string" && NETWORK_CODES.has(code)) return true;
   // Node's undici (and the SDKs over it) wrap the socket error as the cause of a TypeError.
   const cause = (err as { cause?: unknown }).cause;
-  return cause !== undefined && cause !== err && isNetworkError(cause);
+  return depth < 3 && cause !== undefined && cause !== err && isNetworkError(cause, depth + 1);
 }
 
 /** A short description of a low-level failure, without the fetch boilerplate Bun appends. */

@@ -120,7 +120,7 @@ test("with no provider configured the daemon runs, and every run fails naming th
   try {
     const e = await daemonError(c.send({ agent: "crab", content: "hi" }));
     expect(e.code).toBe(500);
-    for (const hint of ["[provider.", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "Ollama"]) expect(e.message).toContain(hint);
+    for (const hint of ["crabtalk setup", "[provider.", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "Ollama"]) expect(e.message).toContain(hint);
     await c.ping();
   } finally {
     await c.close();

@@ -80,6 +80,26 @@ describe("streaming", () => {
   });
 });
 
+describe("credentials", () => {
+  test("without access_key and secret_key the AWS default chain applies (here: the environment)", async () => {
+    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    process.env.AWS_ACCESS_KEY_ID = "AKIDFROMENV";
+    process.env.AWS_SECRET_ACCESS_KEY = "env-secret-value";
+    try {
+      fake.script({ text: "signed with the chain" });
+      const model = modelFor({ kind: "bedrock", baseUrl: fake.url, region: "eu-west-1", apiKey: undefined }, MODEL);
+      expect((await model.complete(hello)).content).toBe("signed with the chain");
+    } finally {
+      for (const [key, value] of [["AWS_ACCESS_KEY_ID", saved.id], ["AWS_SECRET_ACCESS_KEY", saved.secret]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    expect(fake.requests[0]?.headers.authorization).toStartWith("AWS4-HMAC-SHA256 Credential=AKIDFROMENV/");
+    expect(fake.requests[0]?.headers.authorization).toContain("/eu-west-1/bedrock/aws4_request");
+  });
+});
+
 describe("non-streaming", () => {
   test("Converse: text, reasoning, tool calls, usage", async () => {
     fake.script({ text: "done", thinking: "hmm", toolCalls: [{ id: "t1", name: "bash", arguments: '{"command":"pwd"}' }] });

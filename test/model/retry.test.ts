@@ -221,3 +221,35 @@ describe("backoff", () => {
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(39);
   });
 });
+
+describe("errors inside a stream (Gemini error chunks, Bedrock exception events)", () => {
+  for (const { kind, start, settings } of servers.filter((s) => s.kind === "google" || s.kind === "bedrock")) {
+    test(`${kind}: after output, the run's error names the provider; what came before was delivered`, async () => {
+      const fake = await start();
+      try {
+        fake.script({ text: "partial answer", streamError: { status: 500, message: "model broke mid-answer" } });
+        const got: StreamChunk[] = [];
+        const err = await failure(async () => {
+          for await (const c of modelFor({ kind, baseUrl: fake.url, ...settings }).stream(hello)) got.push(c);
+        });
+        expect(err.message).toStartWith("provider 'p'");
+        expect(err.message).toContain("model broke mid-answer");
+        expect(assemble(got).content).toBe("partial answer");
+        expect(fake.requests.length).toBe(1);
+      } finally {
+        await fake.stop();
+      }
+    });
+
+    test(`${kind}: a throttling error before any output is retried`, async () => {
+      const fake = await start();
+      try {
+        fake.script({ streamError: { status: 429, message: "slow down" } }, { text: "second time lucky" });
+        expect(assemble(await collect(modelFor({ kind, baseUrl: fake.url, ...settings }).stream(hello))).content).toBe("second time lucky");
+        expect(fake.requests.length).toBe(2);
+      } finally {
+        await fake.stop();
+      }
+    });
+  }
+});

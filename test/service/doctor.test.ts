@@ -60,6 +60,20 @@ test("a provider key referencing an unset variable fails, naming the variable", 
   }
 });
 
+test("Bedrock without static keys uses the AWS credential chain; half a key pair is refused with the config", async () => {
+  writeFileSync(join(daemon.home, "config.toml"), `${GOOD}\n[provider.aws]\nkind = "bedrock"\nregion = "us-east-1"\nmodels = ["nova"]\n`);
+  try {
+    const r = await doctor();
+    expect(r.stdout).toContain("✓ provider aws (bedrock) uses the AWS default credential chain");
+    writeFileSync(join(daemon.home, "config.toml"), `${GOOD}\n[provider.aws]\nkind = "bedrock"\nregion = "us-east-1"\naccess_key = "AKID"\nmodels = ["nova"]\n`);
+    const half = await doctor();
+    expect(half.code).toBe(1);
+    expect(half.stdout).toContain("provider.aws.secret_key: required for kind 'bedrock'");
+  } finally {
+    writeFileSync(join(daemon.home, "config.toml"), GOOD);
+  }
+});
+
 test("a service definition that runs another binary fails, with restart as the fix", async () => {
   const xdg = mkdtempSync(join(tmpdir(), "crabtalk-xdg-"));
   try {

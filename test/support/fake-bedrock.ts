@@ -110,6 +110,23 @@ function streamFrames(turn: ScriptedTurn) {
     }
     frames.push(eventFrame("contentBlockStop", { contentBlockIndex: block++ }));
   }
+  if (turn.streamError) {
+    // An exception inside the event stream, as Bedrock sends throttling or model errors mid-answer.
+    const type = EXCEPTIONS[turn.streamError.status] ?? "InternalServerException";
+    const name = type.charAt(0).toLowerCase() + type.slice(1);
+    frames.push({
+      bytes: codec.encode({
+        headers: {
+          ":exception-type": { type: "string", value: name },
+          ":content-type": { type: "string", value: "application/json" },
+          ":message-type": { type: "string", value: "exception" },
+        },
+        body: fromUtf8(JSON.stringify({ message: turn.streamError.message })),
+      }),
+      content: false,
+    });
+    return frames;
+  }
   frames.push(eventFrame("messageStop", { stopReason: stopReason(turn) }));
   frames.push(eventFrame("metadata", { usage: usage(turn), metrics: { latencyMs: 1 } }));
   return frames;

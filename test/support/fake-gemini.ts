@@ -111,6 +111,11 @@ function streamEvents(turn: ScriptedTurn, model: string): SseEvent[] {
   for (const t of pieces(turn.thinking ?? "").filter(Boolean)) part({ text: t, thought: true });
   for (const t of pieces(turn.text ?? "").filter(Boolean)) part({ text: t });
   for (const p of callParts(turn)) part(p);
+  if (turn.streamError) {
+    const { status, message } = turn.streamError;
+    events.push({ data: JSON.stringify({ error: { code: status, message, status: STATUS_NAMES[status] ?? "UNKNOWN" } }) });
+    return events;
+  }
   events.push({ data: JSON.stringify(response(turn, model, [], true)) });
   return events;
 }

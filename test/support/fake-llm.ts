@@ -12,6 +12,8 @@ export interface ScriptedTurn {
   usage?: { prompt: number; completion: number; cacheHit?: number };
   /** HTTP error response instead of an answer. */
   error?: { status: number; message: string };
+  /** Streaming (Gemini, Bedrock): after the content, an error inside the stream instead of its end. */
+  streamError?: { status: number; message: string };
   /** Streaming: send this many SSE chunks then destroy the connection. */
   cutAfterChunks?: number;
   /** Wait before responding. */

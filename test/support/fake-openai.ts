@@ -38,6 +38,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     async fetch(req) {
       const path = new URL(req.url).pathname;
       if (req.method === "GET" && (path === "/v1/models" || path === "/models")) {
+        await state.record(req, path);
         return json({
           object: "list",
           data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })),

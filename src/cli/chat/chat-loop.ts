@@ -7,6 +7,7 @@ import type { AskUserEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { collectAnswers, declineAsk, sendReply } from "../ask/ask-user.ts";
 import { connectClient, withClient, type ConnectOptions } from "../connect.ts";
 import { LineInput } from "../line-input.ts";
+import { ensureProvider } from "../setup/no-provider.ts";
 import { describeFailure, fallbackNote, runStream, stoppedAtIterationLimit, type StreamOutcome } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
 import { runSlashCommand } from "./slash-commands.ts";
@@ -14,8 +15,8 @@ import { usageLine } from "../usage-format.ts";
 import { enteredSession, nextRequest, type ChatState } from "./state.ts";
 
 export async function runChat(state: ChatState, conn: ConnectOptions): Promise<number> {
-  // Fail at once (exit 2 with the hint) rather than after the first message.
-  await withClient(conn, (client) => client.ping());
+  // Fail at once (exit 2 with the hint, or 1 without a provider) rather than after the first message.
+  if (!(await withClient(conn, (client) => ensureProvider(client, state.agent)))) return 1;
   const input = new LineInput();
   const interactive = input.terminal;
   const stdout = new Out(process.stdout);

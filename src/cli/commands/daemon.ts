@@ -1,6 +1,9 @@
 // daemon (foreground), start, stop and restart.
 import type { Command } from "commander";
+import { DEFAULT_AGENT } from "../../runtime/agent-settings.ts";
+import { withClient } from "../connect.ts";
 import { startDaemon, stopDaemon } from "../daemon-control.ts";
+import { ensureProvider } from "../setup/no-provider.ts";
 import { action } from "./run.ts";
 
 const say = (line: string) => console.log(line);
@@ -44,7 +47,14 @@ Environment:
   CRABTALK_SERVICE_MANAGER   systemd | launchd | schtasks | none (default: detect)
   [system.service] memory_max / memory_high in config.toml limit the systemd unit.`,
     )
-    .action(action(async () => startDaemon(say)));
+    .action(
+      action(async () => {
+        await startDaemon(say);
+        // Started; without any provider, say how to add one (at a terminal: offer to do it now).
+        // The start itself succeeded, so nothing here makes it fail.
+        await withClient({}, (client) => ensureProvider(client, DEFAULT_AGENT, process.env, say)).catch(() => false);
+      }),
+    );
 
   program
     .command("stop")

@@ -1,22 +1,12 @@
 // `crabtalk providers …` and `crabtalk models …` over the provider operations.
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
-import { ProviderKind, ResourceKind } from "../../protocol/gen/crabtalk_pb.ts";
+import { ResourceKind } from "../../protocol/gen/crabtalk_pb.ts";
+import { kindName } from "../provider-kinds.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";
 import { action } from "./run.ts";
-
-const KIND_NAMES: Record<number, string> = {
-  [ProviderKind.PROVIDER_KIND_UNKNOWN]: "openai",
-  [ProviderKind.OPENAI]: "openai",
-  [ProviderKind.ANTHROPIC]: "anthropic",
-  [ProviderKind.GOOGLE]: "google",
-  [ProviderKind.BEDROCK]: "bedrock",
-  [ProviderKind.OLLAMA]: "ollama",
-  [ProviderKind.AZURE]: "azure",
-  [ProviderKind.LLAMA_CPP]: "llama_cpp",
-};
 
 const RESOURCE_KINDS: Record<string, ResourceKind> = {
   provider: ResourceKind.PROVIDER,
@@ -80,7 +70,7 @@ Secrets are shown as <redacted>; sending <redacted> back keeps the stored value.
     .action(
       action(async () => {
         const presets = await withClient(conn(), (c) => c.listProviderPresets());
-        const rows = presets.map((p) => [p.name, KIND_NAMES[p.kind] ?? String(p.kind), p.fixedBaseUrl || p.baseUrl, p.defaultModel]);
+        const rows = presets.map((p) => [p.name, kindName(p.kind), p.fixedBaseUrl || p.baseUrl, p.defaultModel]);
         console.log(formatTable(["NAME", "KIND", "BASE URL", "DEFAULT MODEL"], rows));
       }),
     );
@@ -98,7 +88,7 @@ Secrets are shown as <redacted>; sending <redacted> back keeps the stored value.
           m.active ? "*" : "",
           m.name,
           m.provider,
-          KIND_NAMES[m.kind] ?? "",
+          kindName(m.kind),
           m.contextLimit ? String(m.contextLimit) : "",
           m.enabled ? "" : "disabled",
         ]);

@@ -17,6 +17,7 @@ import {
   type StreamRequest,
 } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
+import { ensureProvider } from "../setup/no-provider.ts";
 import { action } from "./run.ts";
 
 export interface SendOptions {
@@ -70,6 +71,7 @@ async function send(message: string | undefined, opts: SendOptions, conn: Connec
   const client = await connectClient(conn);
   try {
     const content = await readMessage(message);
+    if (!(await ensureProvider(client, opts.agent))) return 1;
     const request: StreamRequest = {
       agent: opts.agent,
       content,

@@ -84,6 +84,10 @@ function providerChecks(config: DaemonConfig, env: Env): CheckResult[] {
   const disabled = new Set(config.disabled.providers);
   for (const [name, p] of Object.entries(config.provider)) {
     if (disabled.has(name)) continue;
+    if (p.kind === "bedrock" && !p.access_key && !p.secret_key) {
+      results.push(ok(`provider ${name} (bedrock) uses the AWS default credential chain`));
+      continue;
+    }
     const problems: string[] = [];
     for (const field of KEY_FIELDS[p.kind] ?? []) {
       const value = p[field];

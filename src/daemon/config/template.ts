@@ -30,14 +30,25 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # api_key = "\${ANTHROPIC_API_KEY}"
 # models = ["claude-sonnet-4-5-20250514"]
 
+# [provider.gemini]
+# kind = "google"
+# api_key = "\${GEMINI_API_KEY}"
+# models = ["gemini-2.5-pro"]
+
+# [provider.aws]
+# kind = "bedrock"
+# region = "us-east-1"            # access_key/secret_key, or the AWS credential chain
+# models = ["us.anthropic.claude-sonnet-4-5-20250929-v1:0"]
+
 # [provider.ollama]
 # kind = "ollama"
 # base_url = "http://localhost:11434/v1"
 # models = ["llama3"]
+# context_limits = { "llama3" = 8192 }   # context windows, over the family defaults
 
 # ---------------------------------------------------------------------------
 # The default agent, "crab". \`model\` must be set (to a model listed by a
-# provider above) before the daemon can answer.
+# provider above) before the daemon can answer: \`crabtalk setup\` does it.
 # ---------------------------------------------------------------------------
 [system.crab]
 # model = "gpt-4o"

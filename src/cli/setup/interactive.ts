@@ -1,0 +1,134 @@
+// `crabtalk setup` at a terminal, with @clack/prompts: pick a preset, give
+// the key (masked) or the variable that holds it, pick a model from the
+// provider's own list (typed when it cannot be listed), then write it and
+// send a test message.
+import * as p from "@clack/prompts";
+import type { Client } from "../../protocol/client.ts";
+import type { ProviderPresetInfo } from "../../protocol/gen/crabtalk_pb.ts";
+import type { ProviderKind } from "../../model/settings.ts";
+import { testMessage, writeProvider, type SetupChoice } from "./apply.ts";
+import { KEYLESS_KINDS, KEY_VARS } from "./key-vars.ts";
+import { listProviderModels } from "./provider-models.ts";
+import { kindName } from "../provider-kinds.ts";
+
+class Cancelled extends Error {}
+
+/** The prompt's value, or a Cancelled error when the user pressed Ctrl-C / Esc. */
+function answered<T>(value: T): Exclude<T, symbol> {
+  if (p.isCancel(value)) throw new Cancelled("setup cancelled");
+  return value as Exclude<T, symbol>;
+}
+
+/** Runs the whole interactive setup; returns the exit status. */
+export async function interactiveSetup(client: Client, env: Record<string, string | undefined>): Promise<number> {
+  p.intro("crabtalk setup");
+  try {
+    const choice = await ask(client, env);
+    const writing = p.spinner();
+    writing.start(`writing provider '${choice.name}' and making '${choice.model}' the active model`);
+    await writeProvider(client, choice);
+    writing.stop(`provider '${choice.name}' saved; active model: ${choice.model}`);
+    const testing = p.spinner();
+    testing.start("sending a test message");
+    const result = await testMessage(client);
+    if (!result.ok) {
+      testing.error("the test message failed");
+      p.log.error(result.error);
+      p.outro("the provider is saved: fix the problem above, then run crabtalk setup again or edit config.toml");
+      return 1;
+    }
+    testing.stop(`${result.model} answered`);
+    p.log.message(result.answer);
+    p.outro("all set: try crabtalk chat");
+    return 0;
+  } catch (err) {
+    if (err instanceof Cancelled) {
+      p.cancel("setup cancelled: nothing was changed");
+      return 1;
+    }
+    throw err;
+  }
+}
+
+async function ask(client: Client, env: Record<string, string | undefined>): Promise<SetupChoice> {
+  const presets = await client.listProviderPresets();
+  const preset: ProviderPresetInfo = answered(
+    await p.select({
+      message: "Which provider?",
+      options: presets.map((x) => ({ value: x, label: x.name, hint: `${kindName(x.kind)}, e.g. ${x.defaultModel}` })),
+    }),
+  );
+  const kind = kindName(preset.kind);
+  const { apiKey, keyValue } = await askKey(kind, env);
+  const region = kind === "bedrock" ? answered(await p.text({ message: "AWS region", defaultValue: "us-east-1", placeholder: "us-east-1" })) : undefined;
+  const baseUrl = preset.fixedBaseUrl ? undefined : await askBaseUrl(kind, preset.baseUrl);
+  const model = await askModel({ kind, baseUrl, apiKey: keyValue }, preset.defaultModel);
+  return { name: preset.name, kind, apiKey, baseUrl, region, model };
+}
+
+/** The config value (literal or `${VAR}`) and the key itself when known here (to list models). */
+async function askKey(kind: ProviderKind, env: Record<string, string | undefined>): Promise<{ apiKey?: string; keyValue?: string }> {
+  if (KEYLESS_KINDS.has(kind)) return {};
+  const suggested = KEY_VARS[kind]?.find((v) => env[v]?.trim()) ?? KEY_VARS[kind]?.[0] ?? "API_KEY";
+  const how = answered(
+    await p.select({
+      message: "API key",
+      options: [
+        { value: "paste", label: "paste the key", hint: "stored in config.toml (mode 0600)" },
+        { value: "env", label: "use an environment variable", hint: `config.toml then holds \${${suggested}}` },
+      ],
+      initialValue: env[suggested]?.trim() ? "env" : "paste",
+    }),
+  );
+  if (how === "env") {
+    const name = answered(
+      await p.text({
+        message: "Variable name (it must be set where the daemon runs)",
+        defaultValue: suggested,
+        placeholder: suggested,
+        validate: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v || suggested) ? undefined : "letters, digits and _ only"),
+      }),
+    );
+    return { apiKey: `\${${name}}`, keyValue: env[name] };
+  }
+  const key = answered(await p.password({ message: "Paste the key", validate: (v) => (v?.trim() ? undefined : "the key is empty") }));
+  return { apiKey: key.trim(), keyValue: key.trim() };
+}
+
+async function askBaseUrl(kind: ProviderKind, suggested: string): Promise<string | undefined> {
+  const required = kind === "azure";
+  const value = answered(
+    await p.text({
+      message: required ? "Resource endpoint (https://<name>.openai.azure.com)" : "Base URL",
+      defaultValue: suggested,
+      placeholder: suggested || (required ? "https://<name>.openai.azure.com" : "(the provider's default)"),
+      validate: (v) => {
+        const url = (v ?? "").trim() || suggested;
+        if (!url) return required ? "the endpoint is required" : undefined;
+        return URL.canParse(url) ? undefined : "not a URL";
+      },
+    }),
+  );
+  return value.trim() || suggested || undefined;
+}
+
+async function askModel(access: Parameters<typeof listProviderModels>[0], suggested: string): Promise<string> {
+  const listing = p.spinner();
+  listing.start("asking the provider for its models");
+  const models = await listProviderModels(access);
+  listing.stop(models.length > 0 ? `${models.length} models offered` : "the provider did not list its models");
+  const OTHER = "\u0000other";
+  if (models.length > 0) {
+    const picked = answered(
+      await p.select({
+        message: "Which model?",
+        options: [...models.map((m) => ({ value: m, label: m })), { value: OTHER, label: "another model (type its name)" }],
+        initialValue: models.includes(suggested) ? suggested : models[0],
+        maxItems: 12,
+      }),
+    );
+    if (picked !== OTHER) return picked;
+  }
+  const typed = answered(await p.text({ message: "Model name", defaultValue: suggested, placeholder: suggested }));
+  return typed.trim() || suggested;
+}
