@@ -10,7 +10,7 @@ import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import type { Client } from "../../src/protocol/client.ts";
 import { repoSlug } from "../../src/daemon/packages/id.ts";
 import { daemonError } from "../support/daemon-error.ts";
-import { gitRepo } from "../support/hub.ts";
+import { commitFiles, gitRepo } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { EVERYTHING_ENTRY } from "../runtime/mcp/support.ts";
 
@@ -55,6 +55,16 @@ repository = ${JSON.stringify(promptRepo)}
 [package.setup]
 prompt = "setup.md"
 `,
+  "test/clash.toml": `[package]
+description = "Names that are taken"
+repository = ${JSON.stringify(promptRepo)}
+
+[agents.helper]
+
+[mcps.needs-login]
+url = "http://127.0.0.1:9/mcp"
+auth = true
+`,
   "test/nocmd.toml": `[package]
 description = "A command that is nowhere"
 
@@ -83,13 +93,20 @@ async function collect(events: AsyncIterable<HubEvent>): Promise<{ kind: string;
 const streamedSystem = () => JSON.stringify(fx.env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body.messages);
 
 test("SearchHub syncs the hub and finds by keyword, description or name", async () => {
-  expect((await client.searchHub("")).map((p) => p.name)).toEqual(["test/broken", "test/kit", "test/mcponly", "test/nocmd", "test/prompted"]);
+  expect((await client.searchHub("test/")).map((p) => p.name)).toEqual(["test/broken", "test/clash", "test/kit", "test/mcponly", "test/nocmd", "test/prompted"]);
   const [only] = await client.searchHub("EVERYTHING-kw");
   expect(only).toMatchObject({ name: "test/mcponly", mcpCount: 1, installed: false, description: "Only an MCP server" });
   expect((await client.searchHub("pirate")).map((p) => p.name)).toEqual(["test/kit"]);
   expect((await client.searchHub("fails")).map((p) => p.name)).toEqual(["test/broken"]);
   expect(await client.searchHub("no-such-thing")).toEqual([]);
   expect(existsSync(join(fx.env.daemon.home, "hub/.git"))).toBe(true);
+});
+
+test("a later search fetches what was pushed to the hub since", async () => {
+  commitFiles(hub, { "late/comer.toml": '[package]\ndescription = "pushed later"\n' });
+  expect((await client.searchHub("pushed later")).map((p) => p.name)).toEqual(["late/comer"]);
+  commitFiles(hub, { "late/comer.toml": '[package]\ndescription = "changed again"\n' });
+  expect((await client.searchHub("late/")).map((p) => p.description)).toEqual(["changed again"]);
 });
 
 test("installing a package with skills and an agent streams the setup output, and both are usable", async () => {
@@ -147,6 +164,17 @@ test("a setup prompt (a .md file of the repository) runs on the default agent, i
   expect(events.filter((e) => e.kind === "setup_output").map((e) => e.text)).toEqual(["configured line A", "configured line B"]);
   expect(streamedSystem()).toContain("PROMPT-FROM-FILE: set yourself up.");
   await collect(client.uninstallPackage("test/prompted"));
+});
+
+test("install warns about names that clash and about MCP servers that need a token", async () => {
+  const events = await collect(client.installPackage({ package: "test/clash" }));
+  const warnings = events.filter((e) => e.kind === "warning").map((e) => e.text);
+  // test/clash sorts before test/kit, so it wins 'helper' and test/kit's is the one skipped.
+  expect(warnings).toContain("agent 'helper' from test/kit conflicts with already-loaded agent, skipping");
+  expect(warnings.some((w) => w.startsWith("MCP 'needs-login' needs OAuth and has no token yet"))).toBe(true);
+  expect(events.at(-1)).toEqual({ kind: "done", text: "" });
+  await collect(client.uninstallPackage("test/clash"));
+  expect((await client.listAgents()).find((a) => a.name === "helper")?.source).toBe("test/kit");
 });
 
 test("a failing setup script leaves nothing installed and ends the stream with an error", async () => {

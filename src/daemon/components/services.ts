@@ -51,6 +51,7 @@ export class Services {
       workingDirectory: this.paths.home,
       env: { PATH: this.env.PATH ?? "", CRABTALK_HOME: this.paths.home, ...launch.env },
       logFile: this.paths.serviceLog(name),
+      origin: `Written by the crabtalk daemon (StartService '${name}'); \`crabtalk service stop ${name}\` removes it.`,
     };
     if (manager.kind === "none") {
       await this.supervisor.stop(name);

@@ -4,6 +4,11 @@ import { join } from "node:path";
 
 export class GitError extends Error {}
 
+/** A URL with its credentials (`https://user:token@host`) shown as `<redacted>`: for messages and logs. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]+@/g, "$1<redacted>@");
+}
+
 /** Runs git; a non-zero exit throws with what git said. Never prompts for credentials. */
 export async function git(args: string[], cwd?: string): Promise<string> {
   if (!Bun.which("git")) throw new GitError("git is not installed: install git to use the hub (e.g. apt-get install git)");
@@ -16,7 +21,7 @@ export async function git(args: string[], cwd?: string): Promise<string> {
   });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) {
-    const said = stderr.trim().split("\n").slice(-2).join(" / ");
+    const said = withoutCredentials(stderr.trim().split("\n").slice(-2).join(" / "));
     throw new GitError(`git ${args[0]} failed (exit ${code})${said ? `: ${said}` : ""}`);
   }
   return stdout;
