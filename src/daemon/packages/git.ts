@@ -12,7 +12,8 @@ export function withoutCredentials(text: string): string {
 /** Runs git; a non-zero exit throws with what git said. Never prompts for credentials. */
 export async function git(args: string[], cwd?: string): Promise<string> {
   if (!Bun.which("git")) throw new GitError("git is not installed: install git to use the hub (e.g. apt-get install git)");
-  const proc = Bun.spawn(["git", ...args], {
+  // No helper-running transports (ext::) whatever the user's git config says.
+  const proc = Bun.spawn(["git", "-c", "protocol.ext.allow=never", ...args], {
     cwd,
     stdin: "ignore",
     stdout: "pipe",
@@ -27,8 +28,13 @@ export async function git(args: string[], cwd?: string): Promise<string> {
   return stdout;
 }
 
+/** A branch name git cannot mistake for an option. */
+const BRANCH = /^[A-Za-z0-9_][A-Za-z0-9._\/-]{0,199}$/;
+
 /** A shallow clone of `url` into `dir`, or, when `dir` already is one, fetch + hard reset to the branch. */
 export async function syncClone(url: string, dir: string, branch: string): Promise<void> {
+  if (branch && (!BRANCH.test(branch) || branch.includes(".."))) throw new GitError(`invalid branch name '${branch}'`);
+  if (url.startsWith("-")) throw new GitError(`invalid repository URL '${withoutCredentials(url)}'`);
   if (existsSync(join(dir, ".git"))) {
     const remote = (await git(["remote", "get-url", "origin"], dir).catch(() => "")).trim();
     if (remote === url) {
