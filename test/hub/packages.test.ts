@@ -26,6 +26,7 @@ const sneakyRepo = gitRepo({ "agents/.keep": "" });
 symlinkSync(secretFile, join(sneakyRepo, "setup.md"));
 symlinkSync(secretFile, join(sneakyRepo, "agents/spy.md"));
 commitFiles(sneakyRepo, {});
+const slowRepo = gitRepo({ "setup.sh": "echo first\nsleep 1\necho second\n" });
 const brokenRepo = gitRepo({ "setup.sh": "echo about to fail\nexit 3\n" });
 
 const hub = gitRepo({
@@ -91,6 +92,11 @@ repository = ${JSON.stringify(brokenRepo)}
 branch = "--upload-pack=touch /tmp/crabtalk-pwned"
 setup = { script = "setup.sh" }
 `,
+  "test/slow.toml": `[package]
+description = "A slow setup"
+repository = ${JSON.stringify(slowRepo)}
+setup = { script = "setup.sh" }
+`,
   "test/nocmd.toml": `[package]
 description = "A command that is nowhere"
 
@@ -119,7 +125,7 @@ async function collect(events: AsyncIterable<HubEvent>): Promise<{ kind: string;
 const streamedSystem = () => JSON.stringify(fx.env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body.messages);
 
 test("SearchHub syncs the hub and finds by keyword, description or name (a manifest that does not parse is left out)", async () => {
-  expect((await client.searchHub("test/")).map((p) => p.name)).toEqual(["test/broken", "test/clash", "test/kit", "test/mcponly", "test/nocmd", "test/optbranch", "test/prompted", "test/sneaky"]);
+  expect((await client.searchHub("test/")).map((p) => p.name)).toEqual(["test/broken", "test/clash", "test/kit", "test/mcponly", "test/nocmd", "test/optbranch", "test/prompted", "test/slow", "test/sneaky"]);
   const [only] = await client.searchHub("EVERYTHING-kw");
   expect(only).toMatchObject({ name: "test/mcponly", mcpCount: 1, installed: false, description: "Only an MCP server" });
   expect((await client.searchHub("pirate")).map((p) => p.name)).toEqual(["test/kit"]);
@@ -243,6 +249,18 @@ test("hostile manifests: files outside the repository are not read, path-like co
   expect(branch.message).toContain("invalid branch name");
   expect(existsSync("/tmp/crabtalk-pwned")).toBe(false);
   expect((await client.listPackages()).map((p) => p.name)).not.toContain("test/escape");
+});
+
+test("an install goes on to its end when the client goes away mid-stream", async () => {
+  const leaving = await fx.env.daemon.client();
+  for await (const e of leaving.installPackage({ package: "test/slow" })) {
+    if (e.event.case === "setupOutput") break; // "first": the script still sleeps
+  }
+  await leaving.close();
+  const end = Date.now() + 15000;
+  while (!(await client.listPackages()).some((p) => p.name === "test/slow") && Date.now() < end) await Bun.sleep(50);
+  expect((await client.listPackages()).map((p) => p.name)).toContain("test/slow");
+  await collect(client.uninstallPackage("test/slow"));
 });
 
 test("package ids with path tricks, and symlinked scope directories, are refused with 400", async () => {

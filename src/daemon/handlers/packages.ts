@@ -22,14 +22,49 @@ function hubEvent(p: Progress | { kind: "done"; text: string }): Reply {
   return { case: "hubEvent", value: { event } };
 }
 
-async function* locked(state: DaemonState, progress: () => AsyncGenerator<Progress>): AsyncGenerator<Reply> {
-  const release = await state.packagesLock.lock();
-  try {
-    for await (const p of progress()) yield hubEvent(p);
-    yield hubEvent({ kind: "done", text: "" });
-  } finally {
-    release();
-  }
+/**
+ * Runs one hub operation to its end under the packages lock, whether or not
+ * the client keeps reading: a client that goes away mid-install must not
+ * leave it half done. The reader gets the frames, then the error if any.
+ */
+function locked(state: DaemonState, progress: () => AsyncGenerator<Progress>): AsyncGenerator<Reply> {
+  const queue: Reply[] = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let failure: unknown;
+  const push = (r: Reply) => {
+    queue.push(r);
+    wake?.();
+  };
+  void (async () => {
+    const release = await state.packagesLock.lock();
+    try {
+      for await (const p of progress()) push(hubEvent(p));
+      push(hubEvent({ kind: "done", text: "" }));
+    } catch (err) {
+      failure = err;
+      state.log.warn("hub operation failed", { error: (err as Error).message });
+    } finally {
+      release();
+      finished = true;
+      wake?.();
+    }
+  })();
+  return (async function* () {
+    for (;;) {
+      const next = queue.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (finished) {
+        if (failure !== undefined) throw failure;
+        return;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  })();
 }
 
 export function packageHandlers(state: DaemonState): Handlers {
