@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { REPO } from "../support/daemon.ts";
+import { until } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 
 const fx = useLlmDaemon("openai");
@@ -22,15 +23,6 @@ function startByHand(name: string): Bun.Subprocess {
     stdout: "ignore",
     stderr: "ignore",
   });
-}
-
-async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (ok(v) || Date.now() > end) return v;
-    await Bun.sleep(50);
-  }
 }
 
 const component = (name: string) => async () => (await client.listMcps()).find((m) => m.name === name);

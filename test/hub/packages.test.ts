@@ -10,7 +10,7 @@ import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import type { Client } from "../../src/protocol/client.ts";
 import { repoSlug } from "../../src/daemon/packages/id.ts";
 import { daemonError } from "../support/daemon-error.ts";
-import { commitFiles, gitRepo } from "../support/hub.ts";
+import { commitFiles, gitRepo, until } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { EVERYTHING_ENTRY } from "../runtime/mcp/support.ts";
 
@@ -257,9 +257,8 @@ test("an install goes on to its end when the client goes away mid-stream", async
     if (e.event.case === "setupOutput") break; // "first": the script still sleeps
   }
   await leaving.close();
-  const end = Date.now() + 15000;
-  while (!(await client.listPackages()).some((p) => p.name === "test/slow") && Date.now() < end) await Bun.sleep(50);
-  expect((await client.listPackages()).map((p) => p.name)).toContain("test/slow");
+  const names = await until(async () => (await client.listPackages()).map((p) => p.name), (n) => n.includes("test/slow"));
+  expect(names).toContain("test/slow");
   await collect(client.uninstallPackage("test/slow"));
 });
 

@@ -10,7 +10,7 @@ import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { daemonError } from "../support/daemon-error.ts";
 import { REPO } from "../support/daemon.ts";
-import { echoComponentBin } from "../support/hub.ts";
+import { echoComponentBin, until } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { pidsWith, waitFor } from "../runtime/mcp/support.ts";
 
@@ -53,14 +53,7 @@ async function shout(text: string): Promise<string> {
   return output;
 }
 
-async function waitUntil(cond: () => Promise<boolean>, ms = 15000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await Bun.sleep(50);
-  }
-  return cond();
-}
+const waitUntil = (cond: () => Promise<boolean>) => until(cond, (ok) => ok);
 
 test("StartService runs the component; its port file is found and an agent calls its tool", async () => {
   await client.startService("echo");

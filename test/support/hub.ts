@@ -58,3 +58,13 @@ export function echoComponentBin(marker: string): string {
   chmodSync(path, 0o755);
   return bin;
 }
+
+/** Polls `get` until `ok` holds of its value (or `ms` pass); returns the last value. */
+export async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, ms = 15000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (ok(v) || Date.now() > end) return v;
+    await Bun.sleep(50);
+  }
+}
