@@ -72,3 +72,20 @@ test("port files that lie (garbage, a port nobody serves MCP on) fail alone", as
   rmSync(join(run, "garbage.port"));
   rmSync(join(run, "daemonport.port"));
 });
+
+test("a port that accepts and never answers holds up no other component, and ends disconnected", async () => {
+  const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const run = join(fx.env.daemon.home, "run");
+  writeFileSync(join(run, "silent.port"), String(silent.port));
+  const proc = startByHand("quick");
+  const list = await until(() => client.listMcps(), (l) => l.some((m) => m.name === "quick" && m.status === McpStatus.CONNECTED));
+  expect(list.find((m) => m.name === "quick")?.status).toBe(McpStatus.CONNECTED);
+  expect(list.some((m) => m.name === "silent")).toBe(false); // its handshake is still waiting
+  const stuck = await until(component("silent"), (m) => m !== undefined);
+  expect(stuck).toMatchObject({ status: McpStatus.DISCONNECTED });
+  expect(stuck?.error).toContain("timed out");
+  proc.kill("SIGTERM");
+  await proc.exited;
+  rmSync(join(run, "silent.port"));
+  silent.stop(true);
+}, 30_000); // the silent port's handshake limit is 5 s

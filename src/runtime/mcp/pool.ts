@@ -35,7 +35,7 @@ interface Connection {
 
 export async function connectMcpServers(specs: McpServerSpec[], options: McpConnectOptions): Promise<McpPool> {
   const timeoutMs = options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
-  const connections = await Promise.all(specs.map((spec) => connectOne(spec, options, timeoutMs)));
+  const connections = await Promise.all(specs.map((spec) => connectOne(spec, options, options.handshakeTimeoutMs ?? timeoutMs)));
   return new Pool(connections, timeoutMs, options.warn);
 }
 
