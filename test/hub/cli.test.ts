@@ -11,7 +11,13 @@ import { pidsWith, waitFor } from "../runtime/mcp/support.ts";
 const marker = `crabtalk-cli-svc-${process.pid}`;
 const bin = echoComponentBin(marker);
 const repo = gitRepo({ "setup.sh": "echo preparing the echo\n" });
+const brokenRepo = gitRepo({ "setup.sh": "echo trying\nexit 7\n" });
 const hub = gitRepo({
+  "demo/broken.toml": `[package]
+description = "Fails its setup"
+repository = ${JSON.stringify(brokenRepo)}
+setup = { script = "setup.sh" }
+`,
   "demo/echo.toml": `[package]
 description = "An echo component with a setup step"
 repository = ${JSON.stringify(repo)}
@@ -63,6 +69,14 @@ test("<name> start, ps, mcp list, service logs, <name> stop", async () => {
   const again = await cli("service", "stop", "echo");
   expect(again.code).toBe(1);
   expect(again.stderr).toContain("(error 404)");
+});
+
+test("a pull whose setup fails prints its output and the error, exits 1, and installs nothing", async () => {
+  const failed = await cli("pull", "demo/broken");
+  expect(failed.code).toBe(1);
+  expect(failed.stdout).toContain("  trying");
+  expect(failed.stderr).toContain("setup script failed (exit 7) (error 500)");
+  expect((await cli("packages")).stdout).not.toContain("demo/broken");
 });
 
 test("rm removes the package", async () => {
