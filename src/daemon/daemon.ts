@@ -50,6 +50,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
   await state.components.start();
+  await state.services.resume((m) => log.warn(m));
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { daemonError } from "../support/daemon-error.ts";
-import { REPO } from "../support/daemon.ts";
+import { REPO, startDaemon } from "../support/daemon.ts";
 import { echoComponentBin, until } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { pidsWith, waitFor } from "../runtime/mcp/support.ts";
@@ -29,7 +29,8 @@ writeFileSync(
 );
 writeFileSync(join(hub, "test/npmecho.toml"), `[package]\ndescription = "an npm command"\n\n[commands.npmecho]\nnpm = "npm-echo@file:${npmPackage}"\n`);
 
-const fx = useLlmDaemon("openai", { env: { PATH: `${bin}:${process.env.PATH}`, CRABTALK_SERVICE_MANAGER: "none" } });
+const daemonEnv = { PATH: `${bin}:${process.env.PATH}`, CRABTALK_SERVICE_MANAGER: "none" };
+const fx = useLlmDaemon("openai", { env: daemonEnv });
 let client: Client;
 let portFile: string;
 beforeAll(async () => {
@@ -114,11 +115,23 @@ test("an npm command is installed with the Bun runtime into .cache/commands/<nam
   expect(existsSync(join(fx.env.daemon.home, "run/npmecho.port"))).toBe(false);
 });
 
-test("daemon shutdown stops the components it supervises", async () => {
+test("daemon shutdown stops the components it supervises, and the next daemon starts them again", async () => {
   await client.startService("echo");
   expect(await waitFor(() => port() !== "", 15000)).toBe(true);
   await client.close();
   expect(await fx.env.daemon.stop()).toBe(0);
   expect(await waitFor(() => pidsWith(marker).length === 0)).toBe(true);
   expect(existsSync(portFile)).toBe(false);
+
+  const next = await startDaemon({ home: fx.env.daemon.home, env: daemonEnv });
+  try {
+    expect(await waitFor(() => port() !== "", 15000)).toBe(true);
+    const c = await next.client();
+    await c.stopService("echo");
+    await c.close();
+    expect(existsSync(join(fx.env.daemon.home, "services.toml"))).toBe(false); // nothing left to start again
+  } finally {
+    await next.stop();
+  }
+  expect(await waitFor(() => pidsWith(marker).length === 0)).toBe(true);
 });
