@@ -17,7 +17,7 @@ import { EVERYTHING_ENTRY } from "../runtime/mcp/support.ts";
 const skillsRepo = gitRepo({
   "greet/SKILL.md": "---\nname: greet\ndescription: Greet like a pirate\n---\n\nAlways greet with 'Ahoy from the package'.\n",
   "agents/helper.md": "You are the package helper. PACKAGE-HELPER-PROMPT\n",
-  "setup.sh": "echo setup line one\necho setup line two >&2\necho \"home is $CRABTALK_HOME\"\n",
+  "setup.sh": "echo setup line one\necho setup line two >&2\necho \"home is $CRABTALK_HOME\"\necho \"key is [$CRABTALK_TEST_API_KEY]\"\n",
 });
 const promptRepo = gitRepo({ "setup.md": "PROMPT-FROM-FILE: set yourself up.\n" });
 const secretFile = join(mkdtempSync(join(tmpdir(), "crabtalk-secret-")), "secret.txt");
@@ -105,7 +105,7 @@ bin = "crabtalk-no-such-program"
 `,
 });
 
-const fx = useLlmDaemon("openai", { env: { CRABTALK_HUB_URL: hub } });
+const fx = useLlmDaemon("openai", { env: { CRABTALK_HUB_URL: hub, CRABTALK_TEST_API_KEY: "sk-must-not-leak" } });
 let client: Client;
 beforeAll(() => {
   client = fx.client;
@@ -148,6 +148,7 @@ test("installing a package with skills and an agent streams the setup output, an
   expect(output).toContain("setup line one");
   expect(output).toContain("setup line two");
   expect(output).toContain(`home is ${fx.env.daemon.home}`);
+  expect(output).toContain("key is []"); // a package's script never sees the daemon's credentials
   expect(events.map((e) => e.text)).toContain("reloading daemon…");
   expect(await client.listPackages()).toEqual([expect.objectContaining({ name: "test/kit", description: "Skills and an agent" })]);
   expect((await client.searchHub("pirate"))[0].installed).toBe(true);

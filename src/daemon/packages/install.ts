@@ -18,6 +18,7 @@ import { listInstalled } from "./installed.ts";
 import { needsRepository, readPackageManifest, type PackageManifest } from "./manifest.ts";
 import { resolveAgents, resolveMcps } from "./resolve.ts";
 import { runSetupPrompt, runSetupScript } from "./setup.ts";
+import { scriptEnv } from "./script-env.ts";
 
 export type { Progress } from "./commands.ts";
 
@@ -49,11 +50,11 @@ export async function* installPackage(state: DaemonState, req: InstallRequest): 
     const script = manifest.package.setup?.script;
     if (script) {
       yield step("running setup script…");
-      const env = { ...state.env, CRABTALK_HOME: paths.home };
+      const env = scriptEnv(state.env, { CRABTALK_HOME: paths.home });
       for await (const line of runSetupScript(script, repo, repo ?? paths.home, env)) yield { kind: "setup_output", text: line };
     }
     for (const [name, cmd] of Object.entries(manifest.commands)) {
-      const installing = installCommand(paths.home, name, cmd, state.env);
+      const installing = installCommand(paths.home, name, cmd, scriptEnv(state.env));
       let next = await installing.next();
       while (!next.done) {
         yield next.value;

@@ -50,7 +50,9 @@ const commandSchema = z
   )
   .refine((c) => [c.crate, c.npm, c.bin].filter((v) => v !== undefined).length === 1, {
     message: "needs exactly one of crate, npm or bin",
-  });
+  })
+  // They become arguments of cargo and bun: never options.
+  .refine((c) => ![c.crate, c.npm, c.bin].some((v) => v?.startsWith("-")), { message: "crate, npm and bin cannot start with '-'" });
 export type CommandConfig = z.output<typeof commandSchema>;
 
 /** Command names become file and service names: plain words only. */
