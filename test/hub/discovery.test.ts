@@ -2,12 +2,13 @@
 // connected without a reload, listed by ListMcps with its status, marked
 // disconnected when its port stops answering, and forgotten with its file.
 import { beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { REPO } from "../support/daemon.ts";
 import { until } from "../support/hub.ts";
+import { waitFor } from "../runtime/mcp/support.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 
 const fx = useLlmDaemon("openai");
@@ -74,10 +75,15 @@ test("port files that lie (garbage, a port nobody serves MCP on) fail alone", as
 });
 
 test("a port that accepts and never answers holds up no other component, and ends disconnected", async () => {
-  const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const run = join(fx.env.daemon.home, "run");
-  writeFileSync(join(run, "silent.port"), String(silent.port));
+  // A ready component, hidden until the silent port is there (so only the handshakes race, not process start-up).
   const proc = startByHand("quick");
+  expect(await waitFor(() => existsSync(join(run, "quick.port")), 15000)).toBe(true);
+  renameSync(join(run, "quick.port"), join(fx.env.daemon.home, "quick.port.aside"));
+  await until(component("quick"), (m) => m === undefined);
+  const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  writeFileSync(join(run, "silent.port"), String(silent.port));
+  renameSync(join(fx.env.daemon.home, "quick.port.aside"), join(run, "quick.port"));
   const list = await until(() => client.listMcps(), (l) => l.some((m) => m.name === "quick" && m.status === McpStatus.CONNECTED));
   expect(list.find((m) => m.name === "quick")?.status).toBe(McpStatus.CONNECTED);
   expect(list.some((m) => m.name === "silent")).toBe(false); // its handshake is still waiting
