@@ -274,6 +274,7 @@ test("package ids with path tricks, and symlinked scope directories, are refused
   expect((await daemonError(collect(client.uninstallPackage("evil/kit")))).code).toBe(400);
   expect(readdirSync(outside)).toEqual([]);
   expect((await daemonError(collect(client.uninstallPackage("test/not-installed")))).code).toBe(404);
+  expect((await daemonError(collect(client.installPackage({ package: "test/kit", path: "relative/hub" })))).code).toBe(400);
 });
 
 test("InstallPackage.path installs from a local hub directory", async () => {

@@ -109,6 +109,13 @@ test("an npm command is installed with the Bun runtime into .cache/commands/<nam
   await client.startService("npmecho");
   expect(await waitUntil(async () => (await client.listMcps()).find((m) => m.name === "npmecho")?.status === McpStatus.CONNECTED)).toBe(true);
   expect(pidsWith(dir).length).toBe(1);
+  // A reinstall that fails leaves the working command in place.
+  writeFileSync(join(hub, "test/npmecho.toml"), `[commands.npmecho]\nnpm = "npm-echo@file:${npmPackage}-missing"\n`);
+  expect((await daemonError((async () => {
+    for await (const _ of client.installPackage({ package: "test/npmecho", path: hub, force: true })) void _;
+  })())).code).toBe(500);
+  expect(existsSync(join(dir, "node_modules/.bin/npm-echo"))).toBe(true);
+  expect(existsSync(`${dir}.new`) || existsSync(`${dir}.old`)).toBe(false);
   for await (const _ of client.uninstallPackage("test/npmecho")) void _;
   expect(existsSync(dir)).toBe(false);
   expect(await waitFor(() => pidsWith(dir).length === 0)).toBe(true);

@@ -1,7 +1,9 @@
 // InstallPackage, UninstallPackage, ListPackages, SearchHub (protocol.md
 // §5.4, §6.2; daemon.md §18.1). Bad ids are refused with 400 before anything
 // streams; hub and package operations run one at a time.
+import { isAbsolute } from "node:path";
 import type { Reply } from "../../protocol/codec.ts";
+import { badRequest } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { hubEntries, hubUrl, matchesQuery, syncHub } from "../packages/hub.ts";
 import { installedManifestPath, parsePackageId } from "../packages/id.ts";
@@ -72,6 +74,7 @@ export function packageHandlers(state: DaemonState): Handlers {
     installPackage: ({ package: id, branch, path, force }) => {
       const pkg = parsePackageId(id);
       installedManifestPath(state.paths.packages, pkg); // refuses a symlinked scope before streaming
+      if (path && !isAbsolute(path)) throw badRequest(`path must be an absolute directory, not '${path}'`);
       return locked(state, () => installPackage(state, { pkg, branch, path, force }));
     },
 

@@ -10,7 +10,7 @@ import { discoverSkills } from "../../runtime/skills/discover.ts";
 import { manifestAgents, manifestMcps } from "../manifest.ts";
 import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
-import { installCommand, type Progress } from "./commands.ts";
+import { installCommand, npmCommandDir, type Progress } from "./commands.ts";
 import { syncClone, withoutCredentials } from "./git.ts";
 import { hubUrl, syncHub } from "./hub.ts";
 import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";
@@ -72,6 +72,7 @@ export async function* installPackage(state: DaemonState, req: InstallRequest): 
     });
     yield* reloadStep(state);
     undo.length = 0; // installed: nothing to undo from here on
+    for (const name of Object.keys(manifest.commands)) rmSync(`${npmCommandDir(paths.home, name)}.old`, { recursive: true, force: true });
     const prompt = manifest.package.setup?.prompt;
     if (prompt) yield* setupPrompt(state, prompt, repo);
     yield* warnings(state, pkg, manifest);
