@@ -2,7 +2,7 @@
 // a hub that is a local git repository made here, package repositories that
 // are too, a fake provider to run the agents that use what was installed.
 import { beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { HubEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
@@ -29,7 +29,22 @@ commitFiles(sneakyRepo, {});
 const slowRepo = gitRepo({ "setup.sh": "echo first\nsleep 1\necho second\n" });
 const brokenRepo = gitRepo({ "setup.sh": "echo about to fail\nexit 3\n" });
 
+// A fake `cargo` (first on PATH) that "installs" a crate as a script in a bin directory also on PATH.
+const cargoDir = mkdtempSync(join(tmpdir(), "crabtalk-cargo-"));
+const cargoBin = mkdtempSync(join(tmpdir(), "crabtalk-cargo-bin-"));
+writeFileSync(
+  join(cargoDir, "cargo"),
+  `#!/bin/sh\nif [ "$1" = install ]; then echo "   Compiling $2"; printf '#!/bin/sh\\necho hi\\n' > "${cargoBin}/$2"; chmod +x "${cargoBin}/$2"; echo "  Installed $2"; fi\nif [ "$1" = uninstall ]; then rm -f "${cargoBin}/$2"; fi\n`,
+);
+chmodSync(join(cargoDir, "cargo"), 0o755);
+
 const hub = gitRepo({
+  "test/crate.toml": `[package]
+description = "A Rust command"
+
+[commands.faketool]
+crate = "crabtalk-faketool"
+`,
   "test/mcponly.toml": `[package]
 description = "Only an MCP server"
 keywords = ["everything-kw"]
@@ -105,7 +120,9 @@ bin = "crabtalk-no-such-program"
 `,
 });
 
-const fx = useLlmDaemon("openai", { env: { CRABTALK_HUB_URL: hub, CRABTALK_TEST_API_KEY: "sk-must-not-leak" } });
+const fx = useLlmDaemon("openai", {
+  env: { CRABTALK_HUB_URL: hub, CRABTALK_TEST_API_KEY: "sk-must-not-leak", PATH: `${cargoDir}:${cargoBin}:${process.env.PATH}` },
+});
 let client: Client;
 beforeAll(() => {
   client = fx.client;
@@ -125,7 +142,7 @@ async function collect(events: AsyncIterable<HubEvent>): Promise<{ kind: string;
 const streamedSystem = () => JSON.stringify(fx.env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body.messages);
 
 test("SearchHub syncs the hub and finds by keyword, description or name (a manifest that does not parse is left out)", async () => {
-  expect((await client.searchHub("test/")).map((p) => p.name)).toEqual(["test/broken", "test/clash", "test/kit", "test/mcponly", "test/nocmd", "test/optbranch", "test/prompted", "test/slow", "test/sneaky"]);
+  expect((await client.searchHub("test/")).map((p) => p.name)).toEqual(["test/broken", "test/clash", "test/crate", "test/kit", "test/mcponly", "test/nocmd", "test/optbranch", "test/prompted", "test/slow", "test/sneaky"]);
   const [only] = await client.searchHub("EVERYTHING-kw");
   expect(only).toMatchObject({ name: "test/mcponly", mcpCount: 1, installed: false, description: "Only an MCP server" });
   expect((await client.searchHub("pirate")).map((p) => p.name)).toEqual(["test/kit"]);
@@ -227,6 +244,15 @@ test("a failing setup script leaves nothing installed and ends the stream with a
   expect(existsSync(join(fx.env.daemon.home, "packages/test/broken.toml"))).toBe(false);
   expect(existsSync(join(fx.env.daemon.home, ".cache/repos", repoSlug(brokenRepo)))).toBe(false);
   await client.ping(); // the daemon is fine
+});
+
+test("a crate command is installed with cargo, its output streamed, and cargo-uninstalled with the package", async () => {
+  const events = await collect(client.installPackage({ package: "test/crate" }));
+  expect(events).toContainEqual({ kind: "step", text: "installing crabtalk-faketool with cargo…" });
+  expect(events).toContainEqual({ kind: "setup_output", text: "   Compiling crabtalk-faketool" });
+  expect(existsSync(join(cargoBin, "crabtalk-faketool"))).toBe(true);
+  await collect(client.uninstallPackage("test/crate"));
+  expect(existsSync(join(cargoBin, "crabtalk-faketool"))).toBe(false);
 });
 
 test("a command that cannot be had fails the install with a clear error and no manifest", async () => {
