@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { REPO } from "../support/daemon.ts";
-import { until } from "../support/hub.ts";
+import { agentCallsMcpTool, until } from "../support/hub.ts";
 import { waitFor } from "../runtime/mcp/support.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 
@@ -33,15 +33,7 @@ test("a component started by hand is connected without a reload and its tool is 
   const found = await until(component("byhand"), (m) => m?.status === McpStatus.CONNECTED);
   const port = readFileSync(join(fx.env.daemon.home, "run/byhand.port"), "utf8");
   expect(found).toMatchObject({ source: "run/byhand.port", sourceKind: SourceKind.EXTERNAL, toolCount: 1, url: `http://127.0.0.1:${port}/mcp` });
-  fx.env.fake.script(
-    { toolCalls: [{ id: "h1", name: "mcp", arguments: JSON.stringify({ name: "shout", args: JSON.stringify({ text: "by hand" }) }) }] },
-    { text: "ok" },
-  );
-  let output = "";
-  for await (const e of client.stream({ agent: "crab", content: "shout", sender: "disc" })) {
-    if (e.event.case === "toolResult") output = e.event.value.output;
-  }
-  expect(output).toBe("BY HAND");
+  expect(await agentCallsMcpTool(fx.env.fake, client, "shout", { text: "by hand" })).toBe("BY HAND");
 
   proc.kill("SIGKILL"); // no chance to remove its port file
   await proc.exited;

@@ -10,7 +10,7 @@ import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import type { Client } from "../../src/protocol/client.ts";
 import { repoSlug } from "../../src/daemon/packages/id.ts";
 import { daemonError } from "../support/daemon-error.ts";
-import { commitFiles, gitRepo, until } from "../support/hub.ts";
+import { agentCallsMcpTool, commitFiles, gitRepo, until } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { EVERYTHING_ENTRY } from "../runtime/mcp/support.ts";
 
@@ -196,15 +196,7 @@ test("an MCP-only package's server is connected, listed with its package, and ca
   expect(events.some((e) => e.text.startsWith("cloning"))).toBe(false);
   const mcp = (await client.listMcps()).find((m) => m.name === "pkg-everything")!;
   expect(mcp).toMatchObject({ source: "test/mcponly", sourceKind: SourceKind.PACKAGE, status: McpStatus.CONNECTED });
-  fx.env.fake.script(
-    { toolCalls: [{ id: "p1", name: "mcp", arguments: JSON.stringify({ name: "echo", args: JSON.stringify({ message: "from a package" }) }) }] },
-    { text: "ok" },
-  );
-  let output = "";
-  for await (const e of client.stream({ agent: "crab", content: "use the package", sender: "pkg-mcp" })) {
-    if (e.event.case === "toolResult") output = e.event.value.output;
-  }
-  expect(output).toContain("from a package");
+  expect(await agentCallsMcpTool(fx.env.fake, client, "echo", { message: "from a package" })).toContain("from a package");
 });
 
 test("a setup prompt (a .md file of the repository) runs on the default agent, its answer streamed as setup output", async () => {

@@ -10,7 +10,7 @@ import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { daemonError } from "../support/daemon-error.ts";
 import { REPO, startDaemon } from "../support/daemon.ts";
-import { echoComponentBin, until } from "../support/hub.ts";
+import { agentCallsMcpTool, echoComponentBin, until } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { pidsWith, waitFor } from "../runtime/mcp/support.ts";
 
@@ -42,17 +42,7 @@ beforeAll(async () => {
 const port = () => (existsSync(portFile) ? readFileSync(portFile, "utf8").trim() : "");
 const echoStatus = async () => (await client.listMcps()).find((m) => m.name === "echo");
 
-async function shout(text: string): Promise<string> {
-  fx.env.fake.script(
-    { toolCalls: [{ id: "s1", name: "mcp", arguments: JSON.stringify({ name: "shout", args: JSON.stringify({ text }) }) }] },
-    { text: "done" },
-  );
-  let output = "";
-  for await (const e of client.stream({ agent: "crab", content: `shout ${text}`, sender: "svc", newChat: true })) {
-    if (e.event.case === "toolResult") output = e.event.value.output;
-  }
-  return output;
-}
+const shout = (text: string) => agentCallsMcpTool(fx.env.fake, client, "shout", { text });
 
 const waitUntil = (cond: () => Promise<boolean>) => until(cond, (ok) => ok);
 
