@@ -77,6 +77,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   markStarted();
   await state.components.start();
   const searchIndex = keepSearchIndex(state.host.searchIndex, (m) => log.warn(m));
+  await state.services.resume((m) => log.warn(m));
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {

@@ -15,6 +15,8 @@ export interface ServiceSpec {
   /** systemd `MemoryMax=` / `MemoryHigh=` values (`512M`, `1G`, `80%`). */
   memoryMax?: string;
   memoryHigh?: string;
+  /** The comment atop the definition: who wrote it and how to undo it (default: the daemon's own). */
+  origin?: string;
 }
 
 export const DAEMON_LABEL = "ai.crabtalk.crabtalk";

@@ -17,9 +17,11 @@ export function checkMemoryValue(key: string, value: string): string {
   return value;
 }
 
+const DAEMON_ORIGIN = "Written by `crabtalk start`; `crabtalk stop` disables it, `crabtalk uninstall` removes it.";
+
 export function systemdUnit(spec: ServiceSpec): string {
   const lines = [
-    "# Written by `crabtalk start`; `crabtalk stop` disables it, `crabtalk uninstall` removes it.",
+    `# ${spec.origin ?? DAEMON_ORIGIN}`,
     "[Unit]",
     `Description=${spec.description}`,
     "",
@@ -49,7 +51,7 @@ export function launchdPlist(spec: ServiceSpec): string {
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<!-- Written by \`crabtalk start\`; \`crabtalk stop\` unloads it, \`crabtalk uninstall\` removes it. -->
+<!-- ${xml(spec.origin ?? DAEMON_ORIGIN)} -->
 <plist version="1.0">
 <dict>
 \t<key>Label</key>

@@ -223,3 +223,13 @@ describe("restoreRedacted", () => {
     );
   });
 });
+
+test("a [hub] url's credentials are redacted, and a redacted url sent back keeps the stored one", () => {
+  const raw = { hub: { url: "https://me:ghp_secret@github.com/me/hub" } };
+  const shown = redactConfigJson(raw);
+  expect(JSON.stringify(shown)).not.toContain("ghp_secret");
+  expect(shown.hub).toEqual({ url: "https://<redacted>@github.com/me/hub" });
+  expect(restoreRedacted({ hub: shown.hub }, raw)).toEqual({ hub: { url: "https://me:ghp_secret@github.com/me/hub" } });
+  expect(() => restoreRedacted({ hub: { url: "https://<redacted>@elsewhere/hub" } }, raw)).toThrow("hub url");
+  expect(redactConfigJson({ hub: { url: "/srv/hub" } }).hub).toEqual({ url: "/srv/hub" });
+});

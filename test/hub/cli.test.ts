@@ -4,14 +4,20 @@ import { beforeAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../support/cli.ts";
-import { echoComponentBin, gitRepo } from "../support/hub.ts";
+import { echoComponentBin, gitRepo, until } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { pidsWith, waitFor } from "../runtime/mcp/support.ts";
 
 const marker = `crabtalk-cli-svc-${process.pid}`;
 const bin = echoComponentBin(marker);
 const repo = gitRepo({ "setup.sh": "echo preparing the echo\n" });
+const brokenRepo = gitRepo({ "setup.sh": "echo trying\nexit 7\n" });
 const hub = gitRepo({
+  "demo/broken.toml": `[package]
+description = "Fails its setup"
+repository = ${JSON.stringify(brokenRepo)}
+setup = { script = "setup.sh" }
+`,
   "demo/echo.toml": `[package]
 description = "An echo component with a setup step"
 repository = ${JSON.stringify(repo)}
@@ -53,11 +59,7 @@ test("<name> start, ps, mcp list, service logs, <name> stop", async () => {
   expect(await waitFor(() => existsSync(join(home, "run/echo.port")), 15000)).toBe(true);
   expect((await cli("ps")).stdout).toMatch(/^NAME\s+PORT\s+STATE\necho\s+\d+\s+running\n$/);
   // Discovery connects within a moment of the port file appearing.
-  let mcps = (await cli("mcp", "list")).stdout;
-  for (let i = 0; i < 100 && !/echo\s+connected/.test(mcps); i++) {
-    await Bun.sleep(50);
-    mcps = (await cli("mcp", "list")).stdout;
-  }
+  const mcps = await until(async () => (await cli("mcp", "list")).stdout, (out) => /echo\s+connected/.test(out));
   expect(mcps).toMatch(/echo\s+connected\s+1\s+run\/echo\.port\s+http:\/\/127\.0\.0\.1:\d+\/mcp/);
   expect((await cli("service", "logs", "echo")).stdout).toContain("echo: serving MCP on");
   expect((await cli("echo", "logs", "-n", "1")).stdout.trim().split("\n")).toHaveLength(1);
@@ -67,6 +69,14 @@ test("<name> start, ps, mcp list, service logs, <name> stop", async () => {
   const again = await cli("service", "stop", "echo");
   expect(again.code).toBe(1);
   expect(again.stderr).toContain("(error 404)");
+});
+
+test("a pull whose setup fails prints its output and the error, exits 1, and installs nothing", async () => {
+  const failed = await cli("pull", "demo/broken");
+  expect(failed.code).toBe(1);
+  expect(failed.stdout).toContain("  trying");
+  expect(failed.stderr).toContain("setup script failed (exit 7) (error 500)");
+  expect((await cli("packages")).stdout).not.toContain("demo/broken");
 });
 
 test("rm removes the package", async () => {

@@ -2,11 +2,13 @@
 // connected without a reload, listed by ListMcps with its status, marked
 // disconnected when its port stops answering, and forgotten with its file.
 import { beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus, SourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { REPO } from "../support/daemon.ts";
+import { agentCallsMcpTool, until } from "../support/hub.ts";
+import { waitFor } from "../runtime/mcp/support.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 
 const fx = useLlmDaemon("openai");
@@ -24,15 +26,6 @@ function startByHand(name: string): Bun.Subprocess {
   });
 }
 
-async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (ok(v) || Date.now() > end) return v;
-    await Bun.sleep(50);
-  }
-}
-
 const component = (name: string) => async () => (await client.listMcps()).find((m) => m.name === name);
 
 test("a component started by hand is connected without a reload and its tool is callable", async () => {
@@ -40,15 +33,7 @@ test("a component started by hand is connected without a reload and its tool is 
   const found = await until(component("byhand"), (m) => m?.status === McpStatus.CONNECTED);
   const port = readFileSync(join(fx.env.daemon.home, "run/byhand.port"), "utf8");
   expect(found).toMatchObject({ source: "run/byhand.port", sourceKind: SourceKind.EXTERNAL, toolCount: 1, url: `http://127.0.0.1:${port}/mcp` });
-  fx.env.fake.script(
-    { toolCalls: [{ id: "h1", name: "mcp", arguments: JSON.stringify({ name: "shout", args: JSON.stringify({ text: "by hand" }) }) }] },
-    { text: "ok" },
-  );
-  let output = "";
-  for await (const e of client.stream({ agent: "crab", content: "shout", sender: "disc" })) {
-    if (e.event.case === "toolResult") output = e.event.value.output;
-  }
-  expect(output).toBe("BY HAND");
+  expect(await agentCallsMcpTool(fx.env.fake, client, "shout", { text: "by hand" })).toBe("BY HAND");
 
   proc.kill("SIGKILL"); // no chance to remove its port file
   await proc.exited;
@@ -80,3 +65,25 @@ test("port files that lie (garbage, a port nobody serves MCP on) fail alone", as
   rmSync(join(run, "garbage.port"));
   rmSync(join(run, "daemonport.port"));
 });
+
+test("a port that accepts and never answers holds up no other component, and ends disconnected", async () => {
+  const run = join(fx.env.daemon.home, "run");
+  // A ready component, hidden until the silent port is there (so only the handshakes race, not process start-up).
+  const proc = startByHand("quick");
+  expect(await waitFor(() => existsSync(join(run, "quick.port")), 15000)).toBe(true);
+  renameSync(join(run, "quick.port"), join(fx.env.daemon.home, "quick.port.aside"));
+  await until(component("quick"), (m) => m === undefined);
+  const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  writeFileSync(join(run, "silent.port"), String(silent.port));
+  renameSync(join(fx.env.daemon.home, "quick.port.aside"), join(run, "quick.port"));
+  const list = await until(() => client.listMcps(), (l) => l.some((m) => m.name === "quick" && m.status === McpStatus.CONNECTED));
+  expect(list.find((m) => m.name === "quick")?.status).toBe(McpStatus.CONNECTED);
+  expect(list.some((m) => m.name === "silent")).toBe(false); // its handshake is still waiting
+  const stuck = await until(component("silent"), (m) => m !== undefined);
+  expect(stuck).toMatchObject({ status: McpStatus.DISCONNECTED });
+  expect(stuck?.error).toContain("timed out");
+  proc.kill("SIGTERM");
+  await proc.exited;
+  rmSync(join(run, "silent.port"));
+  silent.stop(true);
+}, 30_000); // the silent port's handshake limit is 5 s

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readPackageManifest } from "../../src/daemon/packages/manifest.ts";
 import type { Client } from "../../src/protocol/client.ts";
-import { REPO } from "../support/daemon.ts";
+import { REPO, cleanup, startDaemon } from "../support/daemon.ts";
 import { daemonError } from "../support/daemon-error.ts";
 import { realHub } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
@@ -51,4 +51,19 @@ test("a crate command with no cargo and no binary fails the install with a clear
   expect(err.message).toContain("cargo is not installed and 'crabtalk-search' is not on PATH or in ~/.cargo/bin");
   expect(existsSync(join(fx.env.daemon.home, "packages/crabtalk"))).toBe(false);
   expect(await client.listPackages()).toEqual([]);
+});
+
+test("without git, SearchHub says git is missing and the daemon goes on", async () => {
+  const daemon = await startDaemon({ env: { PATH: "/nonexistent", CRABTALK_HUB_URL: realHub() } });
+  const c = await daemon.client();
+  try {
+    const err = await daemonError(c.searchHub(""));
+    expect(err).toMatchObject({ code: 500 });
+    expect(err.message).toContain("git is not installed");
+    await c.ping();
+  } finally {
+    await c.close();
+    await daemon.stop();
+    cleanup(daemon.home);
+  }
 });

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { McpStatus } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { daemonError } from "../support/daemon-error.ts";
-import { REPO } from "../support/daemon.ts";
-import { echoComponentBin } from "../support/hub.ts";
+import { REPO, startDaemon } from "../support/daemon.ts";
+import { agentCallsMcpTool, echoComponentBin, until } from "../support/hub.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 import { pidsWith, waitFor } from "../runtime/mcp/support.ts";
 
@@ -29,7 +29,8 @@ writeFileSync(
 );
 writeFileSync(join(hub, "test/npmecho.toml"), `[package]\ndescription = "an npm command"\n\n[commands.npmecho]\nnpm = "npm-echo@file:${npmPackage}"\n`);
 
-const fx = useLlmDaemon("openai", { env: { PATH: `${bin}:${process.env.PATH}`, CRABTALK_SERVICE_MANAGER: "none" } });
+const daemonEnv = { PATH: `${bin}:${process.env.PATH}`, CRABTALK_SERVICE_MANAGER: "none" };
+const fx = useLlmDaemon("openai", { env: daemonEnv });
 let client: Client;
 let portFile: string;
 beforeAll(async () => {
@@ -41,26 +42,9 @@ beforeAll(async () => {
 const port = () => (existsSync(portFile) ? readFileSync(portFile, "utf8").trim() : "");
 const echoStatus = async () => (await client.listMcps()).find((m) => m.name === "echo");
 
-async function shout(text: string): Promise<string> {
-  fx.env.fake.script(
-    { toolCalls: [{ id: "s1", name: "mcp", arguments: JSON.stringify({ name: "shout", args: JSON.stringify({ text }) }) }] },
-    { text: "done" },
-  );
-  let output = "";
-  for await (const e of client.stream({ agent: "crab", content: `shout ${text}`, sender: "svc", newChat: true })) {
-    if (e.event.case === "toolResult") output = e.event.value.output;
-  }
-  return output;
-}
+const shout = (text: string) => agentCallsMcpTool(fx.env.fake, client, "shout", { text });
 
-async function waitUntil(cond: () => Promise<boolean>, ms = 15000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await Bun.sleep(50);
-  }
-  return cond();
-}
+const waitUntil = (cond: () => Promise<boolean>) => until(cond, (ok) => ok);
 
 test("StartService runs the component; its port file is found and an agent calls its tool", async () => {
   await client.startService("echo");
@@ -115,17 +99,36 @@ test("an npm command is installed with the Bun runtime into .cache/commands/<nam
   await client.startService("npmecho");
   expect(await waitUntil(async () => (await client.listMcps()).find((m) => m.name === "npmecho")?.status === McpStatus.CONNECTED)).toBe(true);
   expect(pidsWith(dir).length).toBe(1);
+  // A reinstall that fails leaves the working command in place.
+  writeFileSync(join(hub, "test/npmecho.toml"), `[commands.npmecho]\nnpm = "npm-echo@file:${npmPackage}-missing"\n`);
+  expect((await daemonError((async () => {
+    for await (const _ of client.installPackage({ package: "test/npmecho", path: hub, force: true })) void _;
+  })())).code).toBe(500);
+  expect(existsSync(join(dir, "node_modules/.bin/npm-echo"))).toBe(true);
+  expect(existsSync(`${dir}.new`) || existsSync(`${dir}.old`)).toBe(false);
   for await (const _ of client.uninstallPackage("test/npmecho")) void _;
   expect(existsSync(dir)).toBe(false);
   expect(await waitFor(() => pidsWith(dir).length === 0)).toBe(true);
   expect(existsSync(join(fx.env.daemon.home, "run/npmecho.port"))).toBe(false);
 });
 
-test("daemon shutdown stops the components it supervises", async () => {
+test("daemon shutdown stops the components it supervises, and the next daemon starts them again", async () => {
   await client.startService("echo");
   expect(await waitFor(() => port() !== "", 15000)).toBe(true);
   await client.close();
   expect(await fx.env.daemon.stop()).toBe(0);
   expect(await waitFor(() => pidsWith(marker).length === 0)).toBe(true);
   expect(existsSync(portFile)).toBe(false);
+
+  const next = await startDaemon({ home: fx.env.daemon.home, env: daemonEnv });
+  try {
+    expect(await waitFor(() => port() !== "", 15000)).toBe(true);
+    const c = await next.client();
+    await c.stopService("echo");
+    await c.close();
+    expect(existsSync(join(fx.env.daemon.home, "services.toml"))).toBe(false); // nothing left to start again
+  } finally {
+    await next.stop();
+  }
+  expect(await waitFor(() => pidsWith(marker).length === 0)).toBe(true);
 });

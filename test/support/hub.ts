@@ -4,6 +4,8 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { REPO } from "./daemon.ts";
+import type { Client } from "../../src/protocol/client.ts";
+import type { FakeLLM } from "./fake-llm.ts";
 
 function git(args: string[], cwd: string): void {
   const r = Bun.spawnSync(["git", ...args], {
@@ -57,4 +59,24 @@ export function echoComponentBin(marker: string): string {
   writeFileSync(path, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO, "examples/component/echo.ts"))} ${marker} "$@"\n`);
   chmodSync(path, 0o755);
   return bin;
+}
+
+/** Polls `get` until `ok` holds of its value (or `ms` pass); returns the last value. */
+export async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, ms = 15000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (ok(v) || Date.now() > end) return v;
+    await Bun.sleep(50);
+  }
+}
+
+/** Has the default agent call MCP tool `tool` through the `mcp` tool (the fake model asks for it); returns the tool's output. */
+export async function agentCallsMcpTool(fake: FakeLLM, client: Client, tool: string, args: Record<string, unknown>): Promise<string> {
+  fake.script({ toolCalls: [{ id: "t1", name: "mcp", arguments: JSON.stringify({ name: tool, args: JSON.stringify(args) }) }] }, { text: "done" });
+  let output = "";
+  for await (const e of client.stream({ agent: "crab", content: `call ${tool}`, sender: "hub-tests", newChat: true })) {
+    if (e.event.case === "toolResult") output = e.event.value.output;
+  }
+  return output;
 }

@@ -1,4 +1,5 @@
 // `crabtalk pull|rm|packages|search`: hub packages (docs/packages.md).
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { printHubStream } from "../hub-progress.ts";
@@ -27,7 +28,7 @@ Examples:
     .action(
       action(async (id: string, opts: { force?: boolean; branch?: string; path?: string }) => {
         const error = await withClient(conn(), (c) =>
-          printHubStream(c.installPackage({ package: id, force: Boolean(opts.force), branch: opts.branch ?? "", path: opts.path ?? "" })),
+          printHubStream(c.installPackage({ package: id, force: Boolean(opts.force), branch: opts.branch ?? "", path: opts.path ? resolve(opts.path) : "" })),
         );
         if (error) throw new Error(error);
         console.log(`installed ${id}`);

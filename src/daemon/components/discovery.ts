@@ -4,9 +4,11 @@
 // port stops answering, and forgotten when its file goes.
 import { watch, type FSWatcher } from "node:fs";
 import { McpToolUnavailableError, type McpConnectOptions, type McpPool } from "../../runtime/mcp/types.ts";
-import { portAnswers, readPortFiles } from "./port-files.ts";
+import { portAnswers, readPortFiles } from "../../component/port-files.ts";
 
 export const PROBE_INTERVAL_MS = 1000;
+/** A component on this machine answers its handshake at once, or is not a component. */
+const HANDSHAKE_TIMEOUT_MS = 5000;
 
 export interface ComponentStatus {
   name: string;
@@ -29,6 +31,9 @@ export class ComponentDiscovery {
   private timer?: ReturnType<typeof setInterval>;
   private scanning?: Promise<void>;
   private rescan = false;
+  private stopped = false;
+  /** Components whose handshake is under way, with the port being tried. */
+  private readonly connecting = new Map<string, number>();
 
   constructor(
     private readonly runDir: string,
@@ -48,9 +53,10 @@ export class ComponentDiscovery {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     this.watcher?.close();
     clearInterval(this.timer);
-    await this.scanning;
+    // A scan still connecting closes what it opens when it sees `stopped`.
     await Promise.all([...this.components.values()].map((c) => c.pool?.close()));
     this.components.clear();
   }
@@ -85,6 +91,7 @@ export class ComponentDiscovery {
 
   /** One scan at a time; a change during a scan triggers one more. */
   refresh(probe = false): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.scanning) {
       this.rescan = true;
       return this.scanning;
@@ -111,22 +118,41 @@ export class ComponentDiscovery {
       this.components.delete(name); // file gone or a new port: forget, reconnect below
       await c.pool?.close();
     }
+    const probes: Promise<void>[] = [];
     for (const [name, port] of files) {
       const known = this.components.get(name);
-      if (!known) {
-        this.components.set(name, await this.open(name, port));
-      } else if (probe && known.pool && !(await portAnswers(port))) {
-        await known.pool.close();
-        known.pool = undefined;
-        known.error = `port ${port} does not answer`;
-        this.connect.warn(`component '${name}' dropped: ${known.error}`);
-      }
+      if (!known) this.connectInBackground(name, port);
+      else if (probe && known.pool) probes.push(this.probe(known));
     }
+    await Promise.all(probes);
+  }
+
+  /** Connects without holding up the scan: one silent port must not delay the others. */
+  private connectInBackground(name: string, port: number): void {
+    if (this.connecting.get(name) === port) return;
+    this.connecting.set(name, port);
+    void this.open(name, port).then(async (opened) => {
+      if (this.connecting.get(name) === port) this.connecting.delete(name);
+      const current = readPortFiles(this.runDir).find((f) => f.name === name)?.port;
+      if (this.stopped || current !== port || this.components.has(name)) return void (await opened.pool?.close());
+      this.components.set(name, opened);
+    }, (err: unknown) => {
+      this.connecting.delete(name);
+      this.connect.warn(`component '${name}': ${(err as Error).message}`);
+    });
+  }
+
+  private async probe(c: Component): Promise<void> {
+    if (await portAnswers(c.port)) return;
+    await c.pool?.close();
+    c.pool = undefined;
+    c.error = `port ${c.port} does not answer`;
+    this.connect.warn(`component '${c.name}' dropped: ${c.error}`);
   }
 
   private async open(name: string, port: number): Promise<Component> {
     const { connectMcpServers } = await import("../../runtime/mcp/pool.ts");
-    const pool = await connectMcpServers([{ name, args: [], env: {}, url: urlOf(port) }], { ...this.connect, baseEnv: {}, extraEnv: {} });
+    const pool = await connectMcpServers([{ name, args: [], env: {}, url: urlOf(port) }], { ...this.connect, baseEnv: {}, extraEnv: {}, handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS });
     const server = pool.servers()[0];
     if (server?.status === "connected") return { name, port, pool, error: "" };
     await pool.close();

@@ -3,6 +3,7 @@
 // service machinery as the daemon's own (systemd, launchd, schtasks), or,
 // when no service manager is usable, supervised by the daemon itself.
 import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import { detectManager } from "../../service/managers.ts";
 import type { ServiceSpec } from "../../service/spec.ts";
@@ -12,6 +13,7 @@ import { commandLaunch } from "../packages/commands.ts";
 import { listInstalled } from "../packages/installed.ts";
 import type { CommandConfig } from "../packages/manifest.ts";
 import { Supervisor } from "./supervisor.ts";
+import { SupervisedList } from "./supervised-list.ts";
 
 const NAME = /^[A-Za-z0-9._-]{1,100}$/;
 const DEFAULT_LOG_LINES = 50;
@@ -30,11 +32,14 @@ export function checkServiceName(name: string): void {
 
 export class Services {
   readonly supervisor = new Supervisor();
+  private readonly remembered: SupervisedList;
 
   constructor(
     private readonly paths: HomePaths,
     private readonly env: Env,
-  ) {}
+  ) {
+    this.remembered = new SupervisedList(join(paths.home, "services.toml"));
+  }
 
   async start(name: string, force: boolean): Promise<void> {
     const cmd = this.command(name);
@@ -51,20 +56,17 @@ export class Services {
       workingDirectory: this.paths.home,
       env: { PATH: this.env.PATH ?? "", CRABTALK_HOME: this.paths.home, ...launch.env },
       logFile: this.paths.serviceLog(name),
+      origin: `Written by the crabtalk daemon (StartService '${name}'); \`crabtalk service stop ${name}\` removes it.`,
     };
     if (manager.kind === "none") {
       await this.supervisor.stop(name);
-      this.supervisor.start(name, {
-        argv: spec.argv,
-        cwd: spec.workingDirectory,
-        env: { ...this.env, ...spec.env },
-        logFile: spec.logFile,
-        onStopped: () => rmSync(this.paths.componentPort(name), { force: true }),
-      });
+      this.supervise(name, spec);
+      this.remembered.add(name);
       return;
     }
     if (running) await manager.remove();
     await manager.install(spec);
+    this.remembered.delete(name); // the manager keeps it now
   }
 
   async stop(name: string): Promise<void> {
@@ -75,6 +77,7 @@ export class Services {
   /** Stops and uninstalls the service if it is there; true when it was. */
   async stopIfRunning(name: string): Promise<boolean> {
     let stopped = await this.supervisor.stop(name);
+    this.remembered.delete(name);
     const manager = await detectManager(serviceLabel(name), this.env);
     if (manager.kind !== "none" && (await manager.installed())) {
       await manager.remove();
@@ -94,8 +97,35 @@ export class Services {
     return all.slice(-(lines || DEFAULT_LOG_LINES)).join("\n");
   }
 
+  /**
+   * Starts again what the daemon supervised when it last stopped (a service
+   * manager would have kept it running); a command no longer installed is
+   * forgotten. Failures are reported, never fatal.
+   */
+  async resume(warn: (msg: string) => void): Promise<void> {
+    for (const name of this.remembered.names()) {
+      try {
+        await this.start(name, true);
+      } catch (err) {
+        this.remembered.delete(name);
+        warn(`service '${name}' not restarted: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** Stops the supervised components; they are started again by the next daemon (resume). */
   shutdown(): Promise<void> {
     return this.supervisor.stopAll();
+  }
+
+  private supervise(name: string, spec: ServiceSpec): void {
+    this.supervisor.start(name, {
+      argv: spec.argv,
+      cwd: spec.workingDirectory,
+      env: { ...this.env, ...spec.env },
+      logFile: spec.logFile,
+      onStopped: () => rmSync(this.paths.componentPort(name), { force: true }),
+    });
   }
 
   private command(name: string): CommandConfig {

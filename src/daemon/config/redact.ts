@@ -6,6 +6,7 @@
 import { ConfigError } from "./error.ts";
 import { isSingleReference } from "./expand.ts";
 import { agentConfigSchema, memorySchema, tasksSchema } from "./schema.ts";
+import { withoutCredentials } from "../packages/git.ts";
 
 export const REDACTED = "<redacted>";
 
@@ -87,8 +88,15 @@ export function redactConfigJson(raw: Record<string, unknown>): ConfigJson {
     agents: mapTables(tableOr(raw.agents), (a) => ({ ...a })),
     env: redactEnv(tableOr(raw.env)),
     disabled: { providers: [], mcps: [], skills: [], ...disabled },
+    ...(isTable(raw.hub) ? { hub: redactHub(raw.hub) } : {}),
   };
 }
+
+/** `[hub] url` may carry a token (`https://user:token@host/hub`): it never leaves the daemon. */
+function redactHub(hub: Table): Table {
+  return typeof hub.url === "string" ? { ...hub, url: withoutCredentials(hub.url) } : { ...hub };
+}
+
 
 const LOG_SECRET_KEYS = new Set<string>(PROVIDER_SECRET_KEYS);
 
@@ -177,6 +185,12 @@ export function restoreRedacted(incoming: Record<string, unknown>, current: Reco
   if (isTable(incoming.env)) {
     const storedEnv = isTable(current.env) ? current.env : undefined;
     out.env = restoreEnv(incoming.env, storedEnv, (k) => `env '${k}': value`);
+  }
+  // A hub url shown with its credentials redacted and sent back unchanged keeps the stored one.
+  if (isTable(incoming.hub) && typeof incoming.hub.url === "string" && incoming.hub.url.includes(REDACTED)) {
+    const stored = isTable(current.hub) ? current.hub.url : undefined;
+    if (typeof stored !== "string" || withoutCredentials(stored) !== incoming.hub.url) throw missing("hub url");
+    out.hub = { ...incoming.hub, url: stored };
   }
   return out;
 }

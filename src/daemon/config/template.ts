@@ -93,6 +93,10 @@ recall_limit = 5     # memory entries injected by auto-recall
 # [env]
 # GITHUB_TOKEN = "\${GITHUB_TOKEN}"
 
+# Where crabtalk search / pull find packages (CRABTALK_HUB_URL overrides it).
+# [hub]
+# url = "https://github.com/crabtalk/hub"
+
 # Names left out: providers, MCP servers, skills.
 # [disabled]
 # providers = []

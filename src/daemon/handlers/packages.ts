@@ -1,7 +1,9 @@
 // InstallPackage, UninstallPackage, ListPackages, SearchHub (protocol.md
 // §5.4, §6.2; daemon.md §18.1). Bad ids are refused with 400 before anything
 // streams; hub and package operations run one at a time.
+import { isAbsolute } from "node:path";
 import type { Reply } from "../../protocol/codec.ts";
+import { badRequest } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { hubEntries, hubUrl, matchesQuery, syncHub } from "../packages/hub.ts";
 import { installedManifestPath, parsePackageId } from "../packages/id.ts";
@@ -22,14 +24,49 @@ function hubEvent(p: Progress | { kind: "done"; text: string }): Reply {
   return { case: "hubEvent", value: { event } };
 }
 
-async function* locked(state: DaemonState, progress: () => AsyncGenerator<Progress>): AsyncGenerator<Reply> {
-  const release = await state.packagesLock.lock();
-  try {
-    for await (const p of progress()) yield hubEvent(p);
-    yield hubEvent({ kind: "done", text: "" });
-  } finally {
-    release();
-  }
+/**
+ * Runs one hub operation to its end under the packages lock, whether or not
+ * the client keeps reading: a client that goes away mid-install must not
+ * leave it half done. The reader gets the frames, then the error if any.
+ */
+function locked(state: DaemonState, progress: () => AsyncGenerator<Progress>): AsyncGenerator<Reply> {
+  const queue: Reply[] = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let failure: unknown;
+  const push = (r: Reply) => {
+    queue.push(r);
+    wake?.();
+  };
+  void (async () => {
+    const release = await state.packagesLock.lock();
+    try {
+      for await (const p of progress()) push(hubEvent(p));
+      push(hubEvent({ kind: "done", text: "" }));
+    } catch (err) {
+      failure = err;
+      state.log.warn("hub operation failed", { error: (err as Error).message });
+    } finally {
+      release();
+      finished = true;
+      wake?.();
+    }
+  })();
+  return (async function* () {
+    for (;;) {
+      const next = queue.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (finished) {
+        if (failure !== undefined) throw failure;
+        return;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  })();
 }
 
 export function packageHandlers(state: DaemonState): Handlers {
@@ -37,6 +74,7 @@ export function packageHandlers(state: DaemonState): Handlers {
     installPackage: ({ package: id, branch, path, force }) => {
       const pkg = parsePackageId(id);
       installedManifestPath(state.paths.packages, pkg); // refuses a symlinked scope before streaming
+      if (path && !isAbsolute(path)) throw badRequest(`path must be an absolute directory, not '${path}'`);
       return locked(state, () => installPackage(state, { pkg, branch, path, force }));
     },
 

@@ -1,7 +1,7 @@
 // `[commands.<name>]` programs (daemon.md §3.8, §18): a Rust `crate`
 // (`cargo install` when cargo is on PATH), an `npm` package installed with
 // the Bun runtime inside our own executable, or a `bin` already on PATH.
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CommandConfig } from "./manifest.ts";
@@ -23,10 +23,7 @@ function cargoBin(crate: string, env: Record<string, string | undefined>): strin
 export function commandProgram(home: string, name: string, cmd: CommandConfig, env: Record<string, string | undefined> = process.env): string | undefined {
   if (cmd.crate) return cargoBin(cmd.crate, env);
   if (cmd.bin) return Bun.which(cmd.bin, { PATH: env.PATH ?? "" }) ?? undefined;
-  const bin = join(npmCommandDir(home, name), "node_modules", ".bin");
-  if (existsSync(join(bin, name))) return join(bin, name);
-  const entries = existsSync(bin) ? readdirSync(bin) : [];
-  return entries.length === 1 ? join(bin, entries[0]) : undefined;
+  return npmProgram(npmCommandDir(home, name), name);
 }
 
 /**
@@ -75,21 +72,40 @@ export async function* installCommand(
     };
   }
   const spec = cmd.npm!;
+  // Installed beside the current one and swapped in only when it worked: a failed
+  // reinstall (--force) leaves the working command as it was.
   const dir = npmCommandDir(home, name);
-  const undo = async () => rmSync(dir, { recursive: true, force: true });
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `crabtalk-command-${name}`, private: true }) + "\n");
+  const fresh = `${dir}.new`;
+  const old = `${dir}.old`;
+  rmSync(fresh, { recursive: true, force: true });
+  mkdirSync(fresh, { recursive: true });
+  writeFileSync(join(fresh, "package.json"), JSON.stringify({ name: `crabtalk-command-${name}`, private: true }) + "\n");
   yield { kind: "step", text: `installing ${spec} with bun…` };
   try {
     // Our own executable is a Bun runtime: BUN_BE_BUN=1 makes it act as `bun`, so Node need not be installed.
-    for await (const line of runStreaming([process.execPath, "add", spec], { cwd: dir, env: { ...env, BUN_BE_BUN: "1" }, what: `installing ${spec}` })) {
+    for await (const line of runStreaming([process.execPath, "add", spec], { cwd: fresh, env: { ...env, BUN_BE_BUN: "1" }, what: `installing ${spec}` })) {
       yield { kind: "setup_output", text: line };
     }
-    if (!commandProgram(home, name, cmd, env)) throw new Error(`command '${name}': ${spec} installed no program named '${name}'`);
+    if (!npmProgram(fresh, name)) throw new Error(`command '${name}': ${spec} installed no program`);
   } catch (err) {
-    await undo();
+    rmSync(fresh, { recursive: true, force: true });
     throw err;
   }
-  return undo;
+  rmSync(old, { recursive: true, force: true });
+  const hadOld = existsSync(dir);
+  if (hadOld) renameSync(dir, old);
+  renameSync(fresh, dir);
+  // bun's .bin links are relative, so the moved directory still works.
+  return async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (hadOld) renameSync(old, dir);
+  };
+}
+
+/** The program of an npm command directory: the bin named like the command, else its only bin. */
+function npmProgram(dir: string, name: string): string | undefined {
+  const bin = join(dir, "node_modules", ".bin");
+  if (existsSync(join(bin, name))) return join(bin, name);
+  const entries = existsSync(bin) ? readdirSync(bin) : [];
+  return entries.length === 1 ? join(bin, entries[0]) : undefined;
 }

@@ -50,7 +50,8 @@ export function matchesQuery(entry: HubEntry, query: string): boolean {
   return [entry.id, description, ...keywords].some((s) => s.toLowerCase().includes(q));
 }
 
-function listDir(dir: string): string[] {
+/** A directory's entries, sorted; none when it is missing or unreadable. */
+export function listDir(dir: string): string[] {
   try {
     return readdirSync(dir).sort();
   } catch {

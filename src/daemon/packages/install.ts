@@ -10,14 +10,15 @@ import { discoverSkills } from "../../runtime/skills/discover.ts";
 import { manifestAgents, manifestMcps } from "../manifest.ts";
 import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
-import { installCommand, type Progress } from "./commands.ts";
-import { syncClone } from "./git.ts";
+import { installCommand, npmCommandDir, type Progress } from "./commands.ts";
+import { syncClone, withoutCredentials } from "./git.ts";
 import { hubUrl, syncHub } from "./hub.ts";
 import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";
 import { listInstalled } from "./installed.ts";
 import { needsRepository, readPackageManifest, type PackageManifest } from "./manifest.ts";
 import { resolveAgents, resolveMcps } from "./resolve.ts";
 import { runSetupPrompt, runSetupScript } from "./setup.ts";
+import { scriptEnv } from "./script-env.ts";
 
 export type { Progress } from "./commands.ts";
 
@@ -49,11 +50,11 @@ export async function* installPackage(state: DaemonState, req: InstallRequest): 
     const script = manifest.package.setup?.script;
     if (script) {
       yield step("running setup script…");
-      const env = { ...state.env, CRABTALK_HOME: paths.home };
+      const env = scriptEnv(state.env, { CRABTALK_HOME: paths.home });
       for await (const line of runSetupScript(script, repo, repo ?? paths.home, env)) yield { kind: "setup_output", text: line };
     }
     for (const [name, cmd] of Object.entries(manifest.commands)) {
-      const installing = installCommand(paths.home, name, cmd, state.env);
+      const installing = installCommand(paths.home, name, cmd, scriptEnv(state.env));
       let next = await installing.next();
       while (!next.done) {
         yield next.value;
@@ -71,6 +72,7 @@ export async function* installPackage(state: DaemonState, req: InstallRequest): 
     });
     yield* reloadStep(state);
     undo.length = 0; // installed: nothing to undo from here on
+    for (const name of Object.keys(manifest.commands)) rmSync(`${npmCommandDir(paths.home, name)}.old`, { recursive: true, force: true });
     const prompt = manifest.package.setup?.prompt;
     if (prompt) yield* setupPrompt(state, prompt, repo);
     yield* warnings(state, pkg, manifest);
@@ -87,7 +89,7 @@ async function* hubDirectory(state: DaemonState, req: InstallRequest): AsyncGene
     return req.path;
   }
   const url = hubUrl(state.config.config.hub.url, state.env);
-  yield step(`syncing hub ${url}…`);
+  yield step(`syncing hub ${withoutCredentials(url)}…`);
   return await syncHub(state.paths.hub, url, req.branch);
 }
 
@@ -95,7 +97,7 @@ async function* cloneRepository(state: DaemonState, manifest: PackageManifest, u
   const url = manifest.package.repository;
   const dir = join(state.paths.cacheRepos, repoSlug(url));
   if (!existsSync(dir)) undo.push(() => rmSync(dir, { recursive: true, force: true }));
-  yield step(`cloning ${url}…`);
+  yield step(`cloning ${withoutCredentials(url)}…`);
   mkdirSync(state.paths.cacheRepos, { recursive: true });
   await syncClone(url, dir, manifest.package.branch);
   return dir;
@@ -133,7 +135,10 @@ function* warnings(state: DaemonState, pkg: PackageId, manifest: PackageManifest
   resolveMcps(manifestMcps(paths.localManifest), installed, collect);
   resolveAgents(manifestAgents(paths.localManifest), installed, collect);
   discoverSkills(skillDirs(paths, installed), [], collect);
-  for (const m of messages) if (m.includes(` from ${pkg.id} `)) yield { kind: "warning", text: m };
+  // Clashes this package lost, and those it won against a package later in the order.
+  const names = [...Object.values(manifest.mcps).map((m) => m.name), ...Object.keys(manifest.agents)];
+  const concerns = (m: string) => m.includes(` from ${pkg.id} `) || (m.includes(" conflicts with ") && names.some((n) => m.includes(`'${n}'`)));
+  for (const m of messages) if (concerns(m)) yield { kind: "warning", text: m };
   for (const mcp of Object.values(manifest.mcps)) {
     if (mcp.auth && !existsSync(paths.tokenFile(mcp.name))) {
       yield { kind: "warning", text: `MCP '${mcp.name}' needs OAuth and has no token yet (${paths.tokenFile(mcp.name)}): it will fail to connect until it has one` };

@@ -1,9 +1,10 @@
 // Installed packages: packages/<scope>/<name>.toml, in resolution order
 // (scope, then file name; daemon.md §3.9).
-import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { needsRepository, readPackageManifest, type PackageManifest } from "./manifest.ts";
 import { parsePackageId, repoSlug, type PackageId } from "./id.ts";
+import { listDir } from "./hub.ts";
 
 export interface InstalledPackage extends PackageId {
   manifest: PackageManifest;
@@ -13,11 +14,11 @@ export interface InstalledPackage extends PackageId {
 
 export function listInstalled(packagesDir: string, cacheRepos: string, warn: (msg: string) => void = () => {}): InstalledPackage[] {
   const out: InstalledPackage[] = [];
-  for (const scope of sortedNames(packagesDir)) {
+  for (const scope of listDir(packagesDir)) {
     const scopeDir = join(packagesDir, scope);
     // A symlinked scope directory could point anywhere: never read through it.
     if (!isRealDir(scopeDir)) continue;
-    for (const file of sortedNames(scopeDir)) {
+    for (const file of listDir(scopeDir)) {
       if (!file.endsWith(".toml")) continue;
       const id = `${scope}/${file.slice(0, -".toml".length)}`;
       try {
@@ -31,14 +32,6 @@ export function listInstalled(packagesDir: string, cacheRepos: string, warn: (ms
     }
   }
   return out;
-}
-
-function sortedNames(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
 }
 
 function isRealDir(path: string): boolean {

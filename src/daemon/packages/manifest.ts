@@ -50,8 +50,13 @@ const commandSchema = z
   )
   .refine((c) => [c.crate, c.npm, c.bin].filter((v) => v !== undefined).length === 1, {
     message: "needs exactly one of crate, npm or bin",
-  });
+  })
+  // They become arguments of cargo and bun: never options.
+  .refine((c) => ![c.crate, c.npm, c.bin].some((v) => v?.startsWith("-")), { message: "crate, npm and bin cannot start with '-'" });
 export type CommandConfig = z.output<typeof commandSchema>;
+
+/** Command names become file and service names: plain words only. */
+const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 const agentSchema = agentConfigSchema.extend({ prompt: text.optional() });
 
@@ -63,7 +68,11 @@ export const packageManifestSchema = z.object(
     commands: z.record(z.string(), commandSchema, { error: "must be a table" }).default({}),
   },
   { error: "must be a table" },
-);
+).superRefine((m, ctx) => {
+  for (const name of Object.keys(m.commands)) {
+    if (!COMMAND_NAME.test(name)) ctx.addIssue({ code: "custom", path: ["commands", name], message: "command names are letters, digits, '.', '_' or '-'" });
+  }
+});
 export type PackageManifest = z.output<typeof packageManifestSchema>;
 
 /** Parses manifest text; `label` names the file in errors. */

@@ -1,6 +1,7 @@
 // What installed packages contribute to a runtime, in the resolution order of
 // daemon.md §3.9: the local manifest first, then packages by scope and file
 // name; on a name clash the first wins and the loser is skipped with a warning.
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentConfig, McpServerConfig } from "../config/schema.ts";
 import type { InstalledPackage } from "./installed.ts";
@@ -43,7 +44,7 @@ export function resolveAgents(local: Record<string, AgentConfig>, packages: read
         continue;
       }
       const promptFile = pkg.repo ? join(pkg.repo, prompt ?? join("agents", `${name}.md`)) : undefined;
-      out.set(name, { config, source: pkg.id, promptFile: promptFile && insideRepo(pkg.repo!, promptFile) ? promptFile : undefined });
+      out.set(name, { config, source: pkg.id, promptFile: promptFile && insideDir(pkg.repo!, promptFile) ? promptFile : undefined });
     }
   }
   return out;
@@ -54,7 +55,11 @@ export function packageRepos(packages: readonly InstalledPackage[]): { path: str
   return packages.flatMap((p) => (p.repo ? [{ path: p.repo, source: p.id }] : []));
 }
 
-/** A manifest's `prompt = "../../x"` must not read outside its repository. */
-function insideRepo(repo: string, file: string): boolean {
-  return file.startsWith(repo + "/");
+/** A manifest's `prompt = "../../x"`, or a symbolic link in the repository, must not read outside it. */
+export function insideDir(dir: string, file: string): boolean {
+  try {
+    return realpathSync(file).startsWith(realpathSync(dir) + "/");
+  } catch {
+    return false; // missing: nothing to read
+  }
 }

@@ -6,13 +6,14 @@ import { DEFAULT_AGENT } from "../../runtime/agent-settings.ts";
 import type { Host } from "../../runtime/host.ts";
 import { startTurn } from "../turn.ts";
 import { runStreaming } from "./lines.ts";
+import { insideDir } from "./resolve.ts";
 
-/** A file inside `dir` named by `ref`, if there is one (never outside it). */
+/** A file inside `dir` named by `ref`, if there is one (never outside it, symbolic links included). */
 function fileIn(dir: string | undefined, ref: string): string | undefined {
   if (!dir || ref.includes("\n")) return undefined;
   const path = join(dir, ref);
-  if (!path.startsWith(dir + "/")) return undefined;
-  return existsSync(path) && statSync(path).isFile() ? path : undefined;
+  if (!existsSync(path) || !statSync(path).isFile()) return undefined;
+  return insideDir(dir, path) ? path : undefined;
 }
 
 /** Runs the setup script (a file of the repository, else a bash command line), yielding its output lines. */

@@ -11,6 +11,7 @@ import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";
 import { removeManifest } from "./install.ts";
 import { listInstalled } from "./installed.ts";
 import { readPackageManifest } from "./manifest.ts";
+import { scriptEnv } from "./script-env.ts";
 
 /** Throws 404 before anything is streamed when the package is not installed. */
 export function checkInstalled(state: DaemonState, pkg: PackageId): string {
@@ -37,7 +38,7 @@ export async function* uninstallPackage(state: DaemonState, pkg: PackageId, stop
     if (cmd.npm) rmSync(npmCommandDir(state.paths.home, name), { recursive: true, force: true });
     if (cmd.crate && Bun.which("cargo")) {
       yield { kind: "step", text: `cargo uninstall ${cmd.crate}…` };
-      await Bun.spawn(["cargo", "uninstall", cmd.crate], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exited;
+      await Bun.spawn(["cargo", "uninstall", cmd.crate], { stdin: "ignore", stdout: "ignore", stderr: "ignore", env: scriptEnv(state.env) }).exited;
     }
   }
   const url = manifest.package.repository;

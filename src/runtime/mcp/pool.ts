@@ -41,7 +41,7 @@ interface Connection {
 export function startMcpServers(specs: McpServerSpec[], options: McpConnectOptions): McpPool {
   const timeoutMs = options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
   const pool = new Pool(timeoutMs, options.warn);
-  for (const spec of specs) pool.add(spec, (conn) => connectOne(conn, spec, options, timeoutMs));
+  for (const spec of specs) pool.add(spec, (conn) => connectOne(conn, spec, options, options.handshakeTimeoutMs ?? timeoutMs));
   return pool;
 }
 

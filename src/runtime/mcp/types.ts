@@ -19,6 +19,8 @@ export interface McpConnectOptions {
   extraEnv: Record<string, string>;
   /** Per server: handshake plus tool listing (default 30 s); also the limit of each call. */
   timeoutMs?: number;
+  /** A shorter limit for the handshake alone (local components answer at once or not at all). */
+  handshakeTimeoutMs?: number;
   warn(msg: string): void;
   /** Sent as the client info version in the handshake (the daemon's version). */
   clientVersion?: string;
