@@ -58,7 +58,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
       log.info("no provider configured; detected one", { source: detected.source, model: activeModel ?? "" });
     }
   }
-  const manifest = manifestAgents(paths.localManifest);
+  const manifest = withConfigAgents(manifestAgents(paths.localManifest), config.agents, (m) => log.warn(m));
   // Order matters per hook point: prompt blocks (§7.3), injected context (§7.4).
   const mcpSpecs = mcpServerSpecs(paths, config.disabled.mcps, options.env);
   // The MCP SDK is loaded only when there is a server to connect.
@@ -116,6 +116,28 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     home: paths.home,
     cwd: process.cwd(),
   };
+}
+
+/**
+ * `[agents.*]` left in config.toml (the deprecated location, §3.8) are read
+ * after the local manifest instead of being silently ignored: each one is
+ * named in a warning, and loses to a manifest entry of the same name.
+ */
+function withConfigAgents(
+  manifest: Record<string, AgentConfig>,
+  fromConfig: Record<string, AgentConfig>,
+  warn: (message: string) => void,
+): Record<string, AgentConfig> {
+  const merged = { ...manifest };
+  for (const [name, agent] of Object.entries(fromConfig)) {
+    if (Object.hasOwn(manifest, name)) {
+      warn(`config.toml [agents.${name}] is ignored: local/CrabTalk.toml defines agent '${name}' too; remove one of them`);
+    } else {
+      warn(`config.toml [agents.${name}] is read from a deprecated location: move it to local/CrabTalk.toml`);
+      merged[name] = agent;
+    }
+  }
+  return merged;
 }
 
 function toSettings(name: string, p: ProviderConfig): ProviderSettings {

@@ -72,11 +72,28 @@ export function setTable(text: string, path: string[], value: Table | undefined)
   }
   const edited = kept.join("\n").replace(/\n*$/, "\n");
   try {
-    if (isDeepStrictEqual(JSON.parse(JSON.stringify(parse(edited))), expected)) return edited;
+    const got = JSON.parse(JSON.stringify(parse(edited))) as Table;
+    // Removing the last sub-table may also drop its implicit parent ([agents] of [agents.x]).
+    if (isDeepStrictEqual(got, expected) || (value === undefined && isDeepStrictEqual(got, pruneEmpty(expected, path)))) {
+      return edited;
+    }
   } catch {
     // fall through: re-serialise
   }
   return stringify(expected) + "\n";
+}
+
+/** `doc` without the tables along `path` that are left empty. */
+function pruneEmpty(doc: Table, path: string[]): Table {
+  const copy = JSON.parse(JSON.stringify(doc)) as Table;
+  for (let depth = path.length - 1; depth > 0; depth--) {
+    let parent: Table = copy;
+    for (const key of path.slice(0, depth - 1)) parent = (parent[key] ?? {}) as Table;
+    const key = path[depth - 1];
+    const table = parent[key];
+    if (typeof table === "object" && table !== null && Object.keys(table).length === 0) delete parent[key];
+  }
+  return copy;
 }
 
 /**

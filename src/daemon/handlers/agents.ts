@@ -1,15 +1,19 @@
 // Agent management (protocol.md §5.5, daemon.md §5.3–§5.5): the local
 // manifest is edited atomically, then the runtime is rebuilt.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { DEFAULT_AGENT, type AgentDefinition } from "../../runtime/agent-settings.ts";
 import { agentConfigSchema, type AgentConfig } from "../config/schema.ts";
-import { editManifestAgents, readManifest } from "../manifest.ts";
+import { writeManifestAgent, readManifest } from "../manifest.ts";
+import { changeConfig } from "../config-change.ts";
+import { setTable } from "../config/table-edit.ts";
 import type { DaemonState } from "../state.ts";
 
 const AGENT_NAME = /^[A-Za-z0-9-]{1,64}$/;
+/** Names of agents that came from prompt files may hold more (`_`, `.`) but never a path. */
+const PROMPT_NAME = /^(?!\.)[^/\\\0]{1,255}$/;
 
 export function agentHandlers(state: DaemonState): Handlers {
   const info = (a: AgentDefinition) => ({
@@ -58,7 +62,7 @@ export function agentHandlers(state: DaemonState): Handlers {
       checkName(name);
       const table = parseAgentConfig(config);
       if (inManifest(name)) throw badRequest(`agent '${name}' already exists in the local manifest`);
-      editManifestAgents(state.paths.localManifest, (agents) => (agents[name] = table));
+      writeManifestAgent(state.paths.localManifest, name, table);
       const prompt = join(state.paths.localAgents, `${name}.md`);
       if (!existsSync(prompt)) writeFileSync(prompt, "");
       await reload();
@@ -68,14 +72,33 @@ export function agentHandlers(state: DaemonState): Handlers {
     updateAgent: async ({ name, config }) => {
       if (!inManifest(name)) throw notFound(`agent '${name}' not found in local manifest`);
       const table = parseAgentConfig(config);
-      editManifestAgents(state.paths.localManifest, (agents) => (agents[name] = table));
+      writeManifestAgent(state.paths.localManifest, name, table);
       await reload();
       return registered(name);
     },
 
+    // Removes the agent from every place that defines it: the manifest entry,
+    // a deprecated [agents.<name>] of config.toml, and its prompt file.
     deleteAgent: async ({ name }) => {
-      if (!inManifest(name)) throw notFound(`agent '${name}' not found in local manifest`);
-      editManifestAgents(state.paths.localManifest, (agents) => delete agents[name]);
+      if (name === DEFAULT_AGENT) throw badRequest("'crab' is the default agent and cannot be deleted: configure it with [system.crab]");
+      if (!PROMPT_NAME.test(name)) throw badRequest(`invalid agent name '${name}'`);
+      const prompt = join(state.paths.localAgents, `${name}.md`);
+      const sources = {
+        manifest: inManifest(name),
+        config: Object.hasOwn(state.config.config.agents, name),
+        prompt: existsSync(prompt),
+      };
+      if (!sources.manifest && !sources.config && !sources.prompt) {
+        if (state.host.runtime.agents.has(name)) {
+          throw badRequest(`agent '${name}' is not defined in local/CrabTalk.toml, config.toml or local/agents/, so it cannot be deleted here`);
+        }
+        throw notFound(`agent '${name}' not found`);
+      }
+      if (sources.config) {
+        await changeConfig(state, (text) => setTable(text, ["agents", name], undefined), `delete agent ${name}`);
+      }
+      if (sources.manifest) writeManifestAgent(state.paths.localManifest, name, undefined);
+      if (sources.prompt) rmSync(prompt, { force: true });
       await reload();
       return { case: "pong", value: {} };
     },
