@@ -29,9 +29,21 @@ import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 import { manifestAgents } from "./manifest.ts";
 
-export const NO_PROVIDER_HINT =
-  "no model configured: set [system.crab] model and a [provider.<name>] in config.toml, " +
-  "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434";
+/**
+ * Why a run has no model, and the commands that fix it: named for the state
+ * the user is in (no provider at all, or providers but no active model).
+ */
+export function noModelHint(configPath: string, models: readonly string[] = []): string {
+  if (models.length > 0) {
+    return `no active model: run \`crabtalk models use MODEL\` with one of ${models.join(", ")}, or set model in [system.crab] of ${configPath}`;
+  }
+  return (
+    `no model configured in ${configPath}: run \`crabtalk setup\`, or ` +
+    "`crabtalk providers add NAME --kind openai --api-key-env OPENAI_API_KEY --model gpt-4o` then `crabtalk models use MODEL` " +
+    "(or write a [provider.<name>] table and [system.crab] model yourself); " +
+    "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434"
+  );
+}
 
 export interface BuildOptions {
   loaded: LoadedConfig;
@@ -105,14 +117,15 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
     promptDirs: [paths.localAgents],
     warn: (m) => log.warn(m),
   });
+  const models = new ModelRegistry(providers, { disabled: config.disabled.providers });
   return {
     agents,
-    models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
+    models,
     tools,
     hooks,
     mcp,
     activeModel,
-    noModelHint: NO_PROVIDER_HINT,
+    noModelHint: noModelHint(paths.config, models.models().map((m) => m.name)),
     home: paths.home,
     cwd: process.cwd(),
   };

@@ -2,7 +2,7 @@
 // sessions, pending asks, the current runtime), the event bus and the logger.
 import { mkdirSync, realpathSync } from "node:fs";
 import { Host } from "../runtime/host.ts";
-import { buildRuntime, NO_PROVIDER_HINT } from "./build-runtime.ts";
+import { buildRuntime } from "./build-runtime.ts";
 import type { Env } from "./config/expand.ts";
 import { loadConfigFile, type LoadedConfig } from "./config/load.ts";
 import { EventBus } from "./event-bus.ts";
@@ -35,7 +35,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
   const initial = loadConfigFile(paths.config, env);
   host.runtime = await build(initial);
-  if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
+  if (!host.runtime.activeModel) log.warn(host.runtime.noModelHint);
   const state: DaemonState = {
     paths: { ...paths, sessions: sessionsDir },
     log,

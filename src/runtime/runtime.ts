@@ -1,5 +1,6 @@
 // One build of the runtime (daemon.md §17.1): agents, model routing, tools
 // and hooks. Rebuilt on every reload; sessions live outside it, in the host.
+import type { ModelEntry } from "../model/registry.ts";
 import type { Model } from "../model/types.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import type { RuntimeHook } from "./hooks.ts";
@@ -8,6 +9,8 @@ import type { ToolRegistry } from "./tools.ts";
 /** Routes a model name to the provider that serves it. */
 export interface ModelRouter {
   resolve(model: string): { provider: string; model: Model };
+  /** Every model it can resolve, with its provider. */
+  models(): ModelEntry[];
 }
 
 /** The live MCP connections of a runtime, as operations see them. */

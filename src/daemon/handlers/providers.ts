@@ -67,7 +67,21 @@ export function providerHandlers(state: DaemonState): Handlers {
         if (err instanceof ConfigError) throw badRequest(err.message);
         throw err;
       }
-      await changeConfig(state, (text) => setTable(text, ["provider", name], table), "SetProvider");
+      // The first provider's first model becomes active, so that runs work at once.
+      const served = (m: string | undefined) =>
+        m !== undefined && Object.entries(state.config.config.provider).some(([n, p]) => n !== name && p.models.includes(m));
+      const models = table.models as string[];
+      const active = activeModel();
+      const makeActive = !served(active) && !(active && models.includes(active)) ? models[0] : undefined;
+      await changeConfig(
+        state,
+        (text) => {
+          const next = setTable(text, ["provider", name], table);
+          return makeActive ? setKey(next, ["system", "crab"], "model", makeActive) : next;
+        },
+        "SetProvider",
+      );
+      if (makeActive) state.log.info("active model set", { model: makeActive, provider: name });
       return { case: "providerList", value: { providers: [info(name)] } };
     },
 
@@ -97,20 +111,20 @@ export function providerHandlers(state: DaemonState): Handlers {
       },
     }),
 
-    listModels: () => ({
-      case: "modelList",
-      value: {
-        models: Object.entries(state.config.config.provider).flatMap(([provider, p]) =>
-          p.models.map((name) => ({
-            name,
-            provider,
-            active: name === activeModel(),
-            enabled: !disabled().providers.includes(provider),
-            kind: WIRE_KINDS[p.kind],
-          })),
-        ),
-      },
-    }),
+    // Configured providers; with none, the ones detected from the environment.
+    listModels: () => {
+      const configured = Object.entries(state.config.config.provider).flatMap(([provider, p]) =>
+        p.models.map((name) => ({ name, provider, kind: p.kind, enabled: !disabled().providers.includes(provider) })),
+      );
+      const listed = configured.length > 0 ? configured : state.host.runtime.models.models().map((m) => ({ ...m, enabled: true }));
+      const active = state.host.runtime.activeModel;
+      return {
+        case: "modelList",
+        value: {
+          models: listed.map((m) => ({ name: m.name, provider: m.provider, active: m.name === active, enabled: m.enabled, kind: WIRE_KINDS[m.kind] })),
+        },
+      };
+    },
 
     setEnabled: async ({ kind, name, enabled }) => {
       const list = DISABLED_LIST[kind];
