@@ -28,6 +28,7 @@ import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 import { manifestAgents } from "./manifest.ts";
+import { unknownKeys } from "./config/schema-keys.ts";
 
 /**
  * Why a run has no model, and the commands that fix it: named for the state
@@ -60,6 +61,7 @@ export interface BuildOptions {
 export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const { paths, log } = options;
   const config = expandConfig(options.loaded.config, options.env);
+  for (const problem of unknownKeys(options.loaded.raw)) log.warn(`config.toml: ${problem}; ignored`);
   let providers = Object.entries(config.provider).map(([name, p]) => toSettings(name, p));
   let activeModel = config.system.crab.model || undefined;
   if (providers.length === 0) {

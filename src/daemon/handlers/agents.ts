@@ -9,6 +9,7 @@ import { agentConfigSchema, type AgentConfig } from "../config/schema.ts";
 import { writeManifestAgent, readManifest } from "../manifest.ts";
 import { changeConfig } from "../config-change.ts";
 import { setTable } from "../config/table-edit.ts";
+import { didYouMean } from "../config/schema-keys.ts";
 import type { DaemonState } from "../state.ts";
 
 const AGENT_NAME = /^[A-Za-z0-9-]{1,64}$/;
@@ -38,6 +39,14 @@ export function agentHandlers(state: DaemonState): Handlers {
     const agents = readManifest(state.paths.localManifest).agents as Record<string, unknown> | undefined;
     return agents !== undefined && Object.hasOwn(agents, name);
   };
+  /** An agent's model must be one a provider serves (the active model is used when it names none). */
+  const checkModel = (table: Record<string, unknown>) => {
+    const model = table.model as string | undefined;
+    const served = state.host.runtime.models.models().map((m) => m.name);
+    if (model && !served.includes(model)) {
+      throw badRequest(`model '${model}' is not served by any provider${didYouMean(model, served)}: see crabtalk models`);
+    }
+  };
   const reload = async () => {
     try {
       await state.reload();
@@ -61,6 +70,7 @@ export function agentHandlers(state: DaemonState): Handlers {
     createAgent: async ({ name, config }) => {
       checkName(name);
       const table = parseAgentConfig(config);
+      checkModel(table);
       if (inManifest(name)) throw badRequest(`agent '${name}' already exists in the local manifest`);
       writeManifestAgent(state.paths.localManifest, name, table);
       const prompt = join(state.paths.localAgents, `${name}.md`);
@@ -72,6 +82,7 @@ export function agentHandlers(state: DaemonState): Handlers {
     updateAgent: async ({ name, config }) => {
       if (!inManifest(name)) throw notFound(`agent '${name}' not found in local manifest`);
       const table = parseAgentConfig(config);
+      checkModel(table);
       writeManifestAgent(state.paths.localManifest, name, table);
       await reload();
       return registered(name);

@@ -11,6 +11,10 @@ import { validateConfig } from "../config/load.ts";
 import { redactProvider, restoreProviderSecrets } from "../config/redact.ts";
 import { setKey, setTable } from "../config/table-edit.ts";
 import { changeConfig, parseJsonObject } from "../config-change.ts";
+import { didYouMean } from "../config/schema-keys.ts";
+import { mcpServerSpecs } from "../mcp-servers.ts";
+import { listSkillInfos } from "../../runtime/skills/discover.ts";
+import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
 
 type Table = Record<string, unknown>;
@@ -52,6 +56,13 @@ export function providerHandlers(state: DaemonState): Handlers {
     };
   };
 
+  /** Names a [disabled] list may name: configured providers, MCP servers, discoverable skills. */
+  const knownNames = (list: "providers" | "mcps" | "skills"): string[] => {
+    if (list === "providers") return Object.keys(rawProviders());
+    if (list === "mcps") return mcpServerSpecs(state.paths, [], process.env).map((m) => m.name);
+    return listSkillInfos(skillDirs(state.paths.home), []).map((s) => s.name);
+  };
+
   return {
     listProviders: () => ({ case: "providerList", value: { providers: Object.keys(rawProviders()).map(info) } }),
 
@@ -87,6 +98,10 @@ export function providerHandlers(state: DaemonState): Handlers {
 
     deleteProvider: async ({ name }) => {
       if (!Object.hasOwn(rawProviders(), name)) throw notFound(`provider '${name}' not found`);
+      const active = activeModel();
+      if (active && state.config.config.provider[name]?.models.includes(active)) {
+        throw badRequest(`cannot delete provider '${name}': it serves the active model '${active}'; choose another with crabtalk models use MODEL first`);
+      }
       await changeConfig(state, (text) => setTable(text, ["provider", name], undefined), "DeleteProvider");
       return { case: "pong", value: {} };
     },
@@ -132,6 +147,10 @@ export function providerHandlers(state: DaemonState): Handlers {
       const active = activeModel();
       if (list === "providers" && !enabled && active && state.config.config.provider[name]?.models.includes(active)) {
         throw badRequest(`cannot disable provider '${name}' — it serves the active model '${active}'`);
+      }
+      const known = knownNames(list);
+      if (!enabled && !known.includes(name)) {
+        throw badRequest(`cannot disable ${list.slice(0, -1)} '${name}': there is none${didYouMean(name, known)}`);
       }
       const current = disabled()[list];
       const next = enabled ? current.filter((n) => n !== name) : current.includes(name) ? current : [...current, name];
