@@ -54,6 +54,8 @@ export interface TerminalViewOptions {
 export class TerminalView {
   private pendingCalls: ToolCallInfo[] = [];
   private callsInStep = 0;
+  /** A step with tools ended: the next step's text starts on a line of its own. */
+  private newStep = false;
 
   constructor(private readonly o: TerminalViewOptions) {}
 
@@ -61,6 +63,8 @@ export class TerminalView {
     const e = event.event;
     switch (e.case) {
       case "chunk":
+        if (this.newStep && e.value.content && this.o.text.midLine) this.o.text.put("\n", "text");
+        if (e.value.content) this.newStep = false;
         this.emit(this.o.text, "text", e.value.content);
         break;
       case "thinking":
@@ -85,6 +89,7 @@ export class TerminalView {
       case "toolsComplete":
         this.flushCalls();
         this.callsInStep = 0;
+        this.newStep = true;
         break;
     }
   }
