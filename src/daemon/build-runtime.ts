@@ -17,7 +17,7 @@ import { scopeHook } from "../runtime/scope.ts";
 import { skillsHook } from "../runtime/skills/hook.ts";
 import { memoryHook } from "../runtime/memory/hook.ts";
 import { MemoryStore } from "../runtime/memory/store.ts";
-import { EMPTY_MCP_POOL } from "../runtime/mcp/types.ts";
+import { EMPTY_MCP_POOL, type McpPool } from "../runtime/mcp/types.ts";
 import { mcpHintLine, mcpHook } from "../runtime/mcp/hook.ts";
 import { mcpServerSpecs } from "./mcp-servers.ts";
 import pkg from "../../package.json" with { type: "json" };
@@ -56,9 +56,11 @@ export interface BuildOptions {
   log: Logger;
   /** Where detection looks for Ollama (tests point it at a fake). */
   ollamaUrl?: string;
+  /** Keep these MCP connections instead of connecting anew (a reload for prompt or skill files). */
+  mcp?: McpPool;
 }
 
-export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
+export async function buildRuntime(options: BuildOptions): Promise<Runtime & { mcp: McpPool }> {
   const { paths, log } = options;
   const config = expandConfig(options.loaded.config, options.env);
   for (const problem of unknownKeys(options.loaded.raw)) log.warn(`config.toml: ${problem}; ignored`);
@@ -77,14 +79,15 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   const mcpSpecs = mcpServerSpecs(paths, config.disabled.mcps, options.env);
   // The MCP SDK is loaded only when there is a server to connect.
   const mcp =
-    mcpSpecs.length === 0
+    options.mcp ??
+    (mcpSpecs.length === 0
       ? EMPTY_MCP_POOL
       : await (await import("../runtime/mcp/pool.ts")).connectMcpServers(mcpSpecs, {
           baseEnv: options.env,
           extraEnv: config.env,
           warn: (m) => log.warn(m),
           clientVersion: pkg.version,
-        });
+        }));
   const mcpLine = mcpHintLine(mcp);
   const skills = skillsHook({
     dirs: skillDirs(paths.home),

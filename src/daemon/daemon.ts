@@ -8,6 +8,7 @@ import { bindEndpoints } from "./endpoints.ts";
 import { writeRunFile } from "./run-files.ts";
 import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
+import { watchLocalFiles } from "./local-watch.ts";
 import { loadCrons } from "./cron/store.ts";
 import { serveConnection } from "../protocol/serve.ts";
 
@@ -49,6 +50,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
+  const watcher = watchLocalFiles(state, [paths.localSkills, paths.localAgents]);
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {
@@ -61,6 +63,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   });
 
   endpoints.close();
+  watcher.close();
   state.crons.stop();
   shutdown.abort(new Error("daemon is shutting down"));
   for (const remove of removeRunFiles) remove();

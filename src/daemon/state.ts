@@ -2,6 +2,7 @@
 // sessions, pending asks, the current runtime), the event bus and the logger.
 import { mkdirSync, realpathSync } from "node:fs";
 import { Host } from "../runtime/host.ts";
+import type { McpPool } from "../runtime/mcp/types.ts";
 import { buildRuntime } from "./build-runtime.ts";
 import type { Env } from "./config/expand.ts";
 import { loadConfigFile, type LoadedConfig } from "./config/load.ts";
@@ -20,8 +21,11 @@ export interface DaemonState {
   readonly events: EventBus;
   /** Cron entries and their timers: the daemon's, untouched by reloads. */
   readonly crons: CronScheduler;
-  /** Rebuild from disk; throws (and keeps the old config and runtime) on failure. */
-  reload(): Promise<void>;
+  /**
+   * Rebuild from disk; throws (and keeps the old config and runtime) on
+   * failure. `keepMcp` keeps the MCP connections (for prompt and skill files).
+   */
+  reload(options?: { keepMcp?: boolean }): Promise<void>;
 }
 
 /** Loads the config and builds the first runtime; throws when the config is unusable. */
@@ -31,10 +35,11 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   const sessionsDir = realpathSync(paths.sessions);
   const host = new Host(sessionsDir);
   const events = new EventBus();
-  const build = (loaded: LoadedConfig) =>
-    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL });
+  const build = (loaded: LoadedConfig, mcp?: McpPool) =>
+    buildRuntime({ loaded, host, publish: (e) => events.publish(e), paths, env, log, ollamaUrl: env.CRABTALK_OLLAMA_URL, mcp });
   const initial = loadConfigFile(paths.config, env);
-  host.runtime = await build(initial);
+  let current = await build(initial);
+  host.runtime = current;
   if (!host.runtime.activeModel) log.warn(host.runtime.noModelHint);
   const state: DaemonState = {
     paths: { ...paths, sessions: sessionsDir },
@@ -48,14 +53,15 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
       fire: (entry) => fireCron(host, entry, (session) => state.crons.retarget(entry.id, session), (m) => log.warn(m)),
       warn: (m) => log.warn(m),
     }),
-    async reload() {
+    async reload(options = {}) {
       const loaded = loadConfigFile(paths.config, env);
-      const runtime = await build(loaded);
-      const previous = host.runtime;
+      const runtime = await build(loaded, options.keepMcp ? current.mcp : undefined);
+      const previous = current;
       state.config = loaded;
+      current = runtime;
       host.runtime = runtime;
       // The old runtime's MCP servers go; a call still running on them fails alone.
-      void previous.mcp?.close();
+      if (previous.mcp !== runtime.mcp) void previous.mcp.close();
       log.info("reloaded", { model: runtime.activeModel ?? "", agents: runtime.agents.size });
     },
   };
