@@ -13,6 +13,7 @@ import { registerAgentCommands } from "./commands/agents.ts";
 import { registerEventsCommand } from "./commands/events.ts";
 import { registerProviderCommands } from "./commands/providers.ts";
 import { registerCronCommands } from "./commands/cron.ts";
+import { registerMemoryCommands } from "./commands/memory.ts";
 import { registerLogsCommand } from "./commands/logs.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerUninstallCommand } from "./commands/uninstall.ts";
@@ -55,6 +56,7 @@ Examples:
   registerEventsCommand(program, conn);
   registerProviderCommands(program, conn);
   registerCronCommands(program, conn);
+  registerMemoryCommands(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);
   registerUninstallCommand(program);
