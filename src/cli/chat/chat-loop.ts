@@ -8,13 +8,17 @@ import { connectClient, withClient, type ConnectOptions } from "../connect.ts";
 import { LineInput } from "../line-input.ts";
 import { describeFailure, runStream, stoppedAtIterationLimit, type StreamOutcome } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
+import { describeResumed } from "./resumed.ts";
+import { completions, SkillNames } from "./completion.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 import { enteredSession, nextRequest, type ChatState } from "./state.ts";
 
 export async function runChat(state: ChatState, conn: ConnectOptions): Promise<number> {
   // Fail at once (exit 2 with the hint) rather than after the first message.
   await withClient(conn, (client) => client.ping());
-  const input = new LineInput();
+  const skills = new SkillNames(conn);
+  await skills.refresh();
+  const input = new LineInput({ complete: (line) => completions(line, skills.names) });
   const interactive = input.terminal;
   const stdout = new Out(process.stdout);
   const notes = interactive ? stdout : new Out(process.stderr);
@@ -27,15 +31,24 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
 
   if (interactive) {
     note(`chatting with ${state.agent}: /help for commands, Ctrl-C stops an answer, Ctrl-D quits`);
+    const resumed = await describeResumed(state, conn).catch(() => undefined);
+    if (resumed) note(resumed);
   }
   try {
     for (;;) {
       const read = await input.read(`${stdout.style.dim(state.agent)}${stdout.style.cyan("› ")}`);
       if (read.kind !== "line") break;
-      const line = read.text.trim();
+      let text = read.text;
+      // A trailing backslash continues the message on the next line.
+      while (text.endsWith("\\")) {
+        const more = await input.read(stdout.style.dim("… "));
+        if (more.kind !== "line") break;
+        text = `${text.slice(0, -1)}\n${more.text}`;
+      }
+      const line = text.trim();
       if (!line) continue;
       if (line.startsWith("/")) {
-        const slash = await runSlashCommand(line, state, conn).catch((err: unknown) => ({
+        const slash = await runSlashCommand(line, state, conn, () => skills.refresh()).catch((err: unknown) => ({
           kind: "done" as const,
           output: `error: ${err instanceof Error ? err.message : String(err)}`,
         }));
@@ -93,6 +106,9 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
     input.onBusyInterrupt(() => stop.abort());
     const onAsk = async (ask: AskUserEvent, session: bigint) => {
       view.finish();
+      // Lines typed while the agent worked were not written as answers to this question.
+      const dropped = interactive ? input.discardTypeAhead() : 0;
+      if (dropped > 0) note(`(discarded ${dropped === 1 ? "a line" : `${dropped} lines`} typed while the agent was working)`);
       const answer = await collectAnswers(ask, { input, say: (l) => view.line(notes, "ask", l), style: notes.style });
       if (answer === null) {
         await declineAsk(conn, session, ask, "the user did not answer");

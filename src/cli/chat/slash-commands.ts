@@ -1,8 +1,10 @@
-// Chat's own commands (/new, /sessions, /agent, /help, /quit). Any other
-// line, including unknown /words (skills), is a message for the agent.
+// Chat's own commands (/new, /sessions, /agent, /help, /quit). A /word that
+// names a skill goes to the agent as typed; any other /word is refused with
+// the closest command or skill, so a typo never reaches the model.
 import { DaemonError } from "../../protocol/client.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { sessionsTable } from "../listings.ts";
+import { closest } from "../../daemon/config/schema-keys.ts";
 import type { ChatState } from "./state.ts";
 
 export const CHAT_HELP = `commands:
@@ -12,11 +14,25 @@ export const CHAT_HELP = `commands:
   /help          this help
   /quit          leave (also /exit, Ctrl-D, or Ctrl-C at an empty prompt)
 Ctrl-C while an answer streams stops waiting for it; the session stays.
-Other lines starting with / (e.g. /skill-name args) go to the agent as typed.`;
+/SKILL [text] sends the message with that skill (see crabtalk skills).
+Tab completes commands and skill names. End a line with \\ to continue the
+message on the next line; pasted text keeps its lines.`;
+
+/** Chat's own command words, for completion and "did you mean". */
+export const CHAT_COMMANDS = ["/new", "/sessions", "/agent", "/help", "/quit", "/exit"];
 
 export type SlashResult = { kind: "message" } | { kind: "done"; output: string } | { kind: "quit" };
 
-export async function runSlashCommand(line: string, state: ChatState, conn: ConnectOptions): Promise<SlashResult> {
+/**
+ * Runs a chat command. `skills` gives the skill names a /word may name
+ * (fetched when needed, so a skill added during the chat counts).
+ */
+export async function runSlashCommand(
+  line: string,
+  state: ChatState,
+  conn: ConnectOptions,
+  skills: () => Promise<string[]>,
+): Promise<SlashResult> {
   const [word, ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
   switch (word) {
@@ -34,8 +50,12 @@ export async function runSlashCommand(line: string, state: ChatState, conn: Conn
       return { kind: "done", output: sessionsTable(await withClient(conn, (c) => c.sessions())) };
     case "/agent":
       return { kind: "done", output: arg ? await switchAgent(arg, state, conn) : `talking to ${state.agent}` };
-    default:
-      return { kind: "message" };
+    default: {
+      const names = await skills();
+      if (names.includes(word.slice(1))) return { kind: "message" };
+      const match = closest(word, [...CHAT_COMMANDS, ...names.map((n) => `/${n}`)]);
+      return { kind: "done", output: `unknown command ${word}${match ? ` — did you mean ${match}?` : ""} (/help lists commands)` };
+    }
   }
 }
 

@@ -100,7 +100,7 @@ async function send(message: string | undefined, opts: SendOptions, conn: Connec
     };
 
     // A run already going in the session makes this one wait: say so after a second.
-    const busy = new Set((await client.sessions()).filter((x) => x.active).map((x) => x.id));
+    const busy = new Set((await client.sessions().catch(() => [])).filter((x) => x.active).map((x) => x.id));
     let waiting: ReturnType<typeof setTimeout> | undefined;
     const onEvent = (event: StreamEvent) => {
       clearTimeout(waiting);
