@@ -1,7 +1,7 @@
 // The first hour of a new user, end to end, on an empty home with a fake
 // provider: every step through the real CLI and daemon (chat through a real
 // pseudo-terminal), asserting what the user sees.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "./support/cli.ts";
@@ -9,6 +9,9 @@ import { cleanup, MAIN, startDaemon, type TestDaemon } from "./support/daemon.ts
 import { startFakeOpenAI } from "./support/fake-openai.ts";
 import type { FakeLLM } from "./support/fake-llm.ts";
 import { spawnPty } from "./support/pty.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 // No key in the environment and no Ollama: nothing is detected, as on a fresh machine.
 const FRESH = { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", CRABTALK_OLLAMA_URL: "http://127.0.0.1:9" };

@@ -1,9 +1,12 @@
 // `crabtalk agents` through the real CLI and daemon: delete removes an agent
 // from every place that defines it, or refuses and says why.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 let s: FakeSetup;
 const at = (...p: string[]) => join(s.daemon.home, ...p);

@@ -1,12 +1,15 @@
 // `crabtalk chat` at a terminal (a real pseudo-terminal), against the real
 // daemon: what a person sees and what reaches the model.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAIN } from "../support/daemon.ts";
 import { isTitleRequest } from "../support/fake-llm.ts";
 import { spawnPty, type PtyProcess } from "../support/pty.ts";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 let s: FakeSetup;
 beforeAll(async () => {

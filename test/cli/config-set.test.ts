@@ -1,12 +1,15 @@
 // `crabtalk config set KEY VALUE`, comment-preserving rewrites, unknown-key
 // warnings and refused dangling references, through the real CLI and daemon.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../support/cli.ts";
 import { cleanup, startDaemon, type TestDaemon } from "../support/daemon.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 let daemon: TestDaemon;
 let fake: FakeLLM;

@@ -1,12 +1,15 @@
 // The first minutes on an empty home, through the real CLI and daemon: what a
 // new user sees before and after adding a provider.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../support/cli.ts";
 import { cleanup, startDaemon, type TestDaemon } from "../support/daemon.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 const NO_DETECTION = { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", CRABTALK_OLLAMA_URL: "http://127.0.0.1:9" };
 let daemon: TestDaemon;

@@ -1,8 +1,11 @@
 // `crabtalk memory`, `crabtalk skills` and `crabtalk compact` through the real CLI and daemon.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 let s: FakeSetup;
 beforeAll(async () => {

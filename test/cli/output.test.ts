@@ -1,8 +1,11 @@
 // What `send` prints in a pipe and while it waits, through the real CLI and daemon.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "../../src/protocol/client.ts";
 import { MAIN } from "../support/daemon.ts";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 let s: FakeSetup;
 beforeAll(async () => {

@@ -1,9 +1,12 @@
 // Agent prompt files and skills written on disk take effect without a reload,
 // and the daemon log says what changed.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeSetup, type FakeSetup } from "../cli/fake-setup.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 let s: FakeSetup;
 beforeAll(async () => {

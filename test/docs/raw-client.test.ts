@@ -1,11 +1,14 @@
 // The raw client of docs/protocol.md, run as printed against a real daemon:
 // the worked example stays true.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCommand } from "../support/cli.ts";
 import { REPO } from "../support/daemon.ts";
 import { startFakeSetup, type FakeSetup } from "../cli/fake-setup.ts";
+
+// Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
+setDefaultTimeout(30_000);
 
 let s: FakeSetup;
 let script: string;
