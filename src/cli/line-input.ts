@@ -31,6 +31,11 @@ export class LineInput {
   /** Lines of a paste in progress, and of a finished paste waiting for Enter. */
   private pasting = false;
   private pasted: string[] = [];
+  private input: NodeJS.EventEmitter | undefined;
+  private readonly onKeypress = (_s: string, key: { name?: string } | undefined) => {
+    if (key?.name === "paste-start") this.pasting = true;
+    else if (key?.name === "paste-end") this.pasting = false;
+  };
 
   constructor(options: LineInputOptions = {}) {
     const input = options.input ?? process.stdin;
@@ -46,10 +51,8 @@ export class LineInput {
     this.rl.on("line", (line) => this.onLine(line));
     if (this.terminal) {
       this.output.write(PASTE_ON);
-      (input as NodeJS.EventEmitter).on("keypress", (_s: string, key: { name?: string } | undefined) => {
-        if (key?.name === "paste-start") this.pasting = true;
-        else if (key?.name === "paste-end") this.pasting = false;
-      });
+      this.input = input as NodeJS.EventEmitter;
+      this.input.on("keypress", this.onKeypress);
     }
     this.rl.on("close", () => {
       this.ended = true;
@@ -92,6 +95,7 @@ export class LineInput {
   close(): void {
     process.off("SIGINT", this.onSignal);
     if (this.terminal) this.output.write(PASTE_OFF);
+    this.input?.off("keypress", this.onKeypress);
     this.rl.close();
   }
 
