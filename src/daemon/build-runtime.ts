@@ -40,8 +40,9 @@ export function noModelHint(configPath: string, models: readonly string[] = []):
   }
   return (
     `no model configured in ${configPath}: run \`crabtalk setup\`, or ` +
-    "`crabtalk providers add NAME --kind openai --api-key-env OPENAI_API_KEY --model gpt-4o` then `crabtalk models use MODEL` " +
-    "(or write a [provider.<name>] table and [system.crab] model yourself); " +
+    "`crabtalk providers add NAME --kind openai --api-key-env OPENAI_API_KEY --model gpt-4o` " +
+    "(its first model becomes active; `crabtalk models use MODEL` picks another), " +
+    "or write a [provider.<name>] table and [system.crab] model yourself; " +
     "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434"
   );
 }
