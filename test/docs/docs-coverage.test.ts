@@ -31,6 +31,9 @@ function sections(markdown: string): Map<string, string> {
   return out;
 }
 
+// A variant counts as documented by a row `| tag | \`field\` | \`Message\` | … |`
+// in any table of docs/protocol.md (the "Client messages" and "Daemon messages" tables hold them all); a
+// config key by a row `| \`key\` | … |` under the heading naming its table.
 test("every ClientMessage and ServerMessage variant is in docs/protocol.md with its tag and message", () => {
   const proto = read("proto/crabtalk.proto");
   const doc = read("docs/protocol.md");
