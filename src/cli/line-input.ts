@@ -11,7 +11,13 @@ export interface LineInputOptions {
   output?: NodeJS.WritableStream;
   /** Defaults to whether `input` is a terminal. */
   terminal?: boolean;
+  /** Tab completion on a terminal: the candidates that complete `line`. */
+  complete?: (line: string) => string[];
 }
+
+/** Bracketed paste: the terminal marks pasted text, so its newlines do not send it line by line. */
+const PASTE_ON = "\x1b[?2004h";
+const PASTE_OFF = "\x1b[?2004l";
 
 export class LineInput {
   readonly terminal: boolean;
@@ -22,17 +28,32 @@ export class LineInput {
   private waiter: ((r: ReadResult) => void) | undefined;
   private busyInterrupt: () => void = () => {};
   private readonly onSignal = () => this.interrupt();
+  /** Lines of a paste in progress, and of a finished paste waiting for Enter. */
+  private pasting = false;
+  private pasted: string[] = [];
+  private input: NodeJS.EventEmitter | undefined;
+  private readonly onKeypress = (_s: string, key: { name?: string } | undefined) => {
+    if (key?.name === "paste-start") this.pasting = true;
+    else if (key?.name === "paste-end") this.pasting = false;
+  };
 
   constructor(options: LineInputOptions = {}) {
     const input = options.input ?? process.stdin;
     this.terminal = options.terminal ?? Boolean(input.isTTY);
     this.output = options.output ?? process.stdout;
+    const complete = options.complete;
     this.rl = createInterface({
       input,
       output: this.terminal ? this.output : undefined,
       terminal: this.terminal,
+      ...(complete && this.terminal ? { completer: (line: string) => [complete(line), line] } : {}),
     });
-    this.rl.on("line", (line) => this.deliver({ kind: "line", text: line }));
+    this.rl.on("line", (line) => this.onLine(line));
+    if (this.terminal) {
+      this.output.write(PASTE_ON);
+      this.input = input as NodeJS.EventEmitter;
+      this.input.on("keypress", this.onKeypress);
+    }
     this.rl.on("close", () => {
       this.ended = true;
       this.deliver({ kind: "eof" });
@@ -61,9 +82,36 @@ export class LineInput {
     this.busyInterrupt = handler;
   }
 
+  /**
+   * Drops lines typed while no read was waiting (type-ahead), so they are not
+   * taken as the answer to a question asked after them. Returns how many.
+   */
+  discardTypeAhead(): number {
+    const dropped = this.lines.length;
+    this.lines.length = 0;
+    return dropped;
+  }
+
   close(): void {
     process.off("SIGINT", this.onSignal);
+    if (this.terminal) this.output.write(PASTE_OFF);
+    this.input?.off("keypress", this.onKeypress);
     this.rl.close();
+  }
+
+  private onLine(line: string): void {
+    // Pasted lines are held and sent together with the line Enter finishes.
+    if (this.pasting) {
+      this.pasted.push(line);
+      return;
+    }
+    if (this.pasted.length > 0) {
+      const text = [...this.pasted, line].join("\n").replace(/\n$/, "");
+      this.pasted = [];
+      this.deliver({ kind: "line", text });
+      return;
+    }
+    this.deliver({ kind: "line", text: line });
   }
 
   private interrupt(): void {

@@ -14,6 +14,7 @@ import { registerEventsCommand } from "./commands/events.ts";
 import { registerProviderCommands } from "./commands/providers.ts";
 import { registerSetupCommand } from "./commands/setup.ts";
 import { registerCronCommands } from "./commands/cron.ts";
+import { registerMemoryCommands } from "./commands/memory.ts";
 import { registerLogsCommand } from "./commands/logs.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerUninstallCommand } from "./commands/uninstall.ts";
@@ -66,6 +67,7 @@ Examples:
   registerPackageCommands(program, conn);
   registerServiceCommands(program, conn);
   registerUsageCommand(program, conn);
+  registerMemoryCommands(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);
   registerUninstallCommand(program);

@@ -17,14 +17,13 @@ import { scopeHook } from "../runtime/scope.ts";
 import { skillsHook } from "../runtime/skills/hook.ts";
 import { memoryHook } from "../runtime/memory/hook.ts";
 import { MemoryStore } from "../runtime/memory/store.ts";
-import { EMPTY_MCP_POOL } from "../runtime/mcp/types.ts";
+import { EMPTY_MCP_POOL, type McpPool } from "../runtime/mcp/types.ts";
 import { mcpHintLine, mcpHook } from "../runtime/mcp/hook.ts";
 import { PriceBook } from "../runtime/usage/prices.ts";
 import { mcpServerSpecs } from "./mcp-servers.ts";
 import { join } from "node:path";
 import { listSkillInfos } from "../runtime/skills/discover.ts";
 import { joinPools } from "../runtime/mcp/join.ts";
-import type { McpPool } from "../runtime/mcp/types.ts";
 import { listInstalled } from "./packages/installed.ts";
 import { LOCAL_SOURCE, packageRepos, resolveAgents, resolveMcps } from "./packages/resolve.ts";
 import { sandboxedArgv } from "../runtime/tools/sandbox.ts";
@@ -37,10 +36,24 @@ import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 import { manifestAgents, manifestMcps, readManifest } from "./manifest.ts";
 import { toolPolicy } from "./tool-policy.ts";
+import { unknownKeys } from "./config/schema-keys.ts";
 
-export const NO_PROVIDER_HINT =
-  "no model configured: run crabtalk setup, or set [system.crab] model and a [provider.<name>] in config.toml, " +
-  "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434";
+/**
+ * Why a run has no model, and the commands that fix it: named for the state
+ * the user is in (no provider at all, or providers but no active model).
+ */
+export function noModelHint(configPath: string, models: readonly string[] = []): string {
+  if (models.length > 0) {
+    return `no active model: run \`crabtalk models use MODEL\` with one of ${models.join(", ")}, or set model in [system.crab] of ${configPath}`;
+  }
+  return (
+    `no model configured in ${configPath}: run \`crabtalk setup\`, or ` +
+    "`crabtalk providers add NAME --kind openai --api-key-env OPENAI_API_KEY --model gpt-4o` " +
+    "(its first model becomes active; `crabtalk models use MODEL` picks another), " +
+    "or write a [provider.<name>] table and [system.crab] model yourself; " +
+    "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434"
+  );
+}
 
 export interface BuildOptions {
   loaded: LoadedConfig;
@@ -59,11 +72,17 @@ export interface BuildOptions {
    * must not delay the daemon); the runtime's `whenMcpReady` has them.
    */
   mcpInBackground?: boolean;
+  /** Keep these MCP connections (the runtime's own servers) instead of connecting anew (a reload for prompt or skill files). */
+  mcp?: McpPool;
 }
 
-export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
+/** A runtime with its MCP pools known by type (the daemon closes or keeps them on reload). */
+export type BuiltRuntime = Runtime & { mcp: McpPool; mcpServers: McpPool };
+
+export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime> {
   const { paths, log } = options;
   const config = expandConfig(options.loaded.config, options.env);
+  for (const problem of unknownKeys(options.loaded.raw)) log.warn(`config.toml: ${problem}; ignored`);
   let providers = Object.entries(config.provider).map(([name, p]) => toSettings(name, p));
   let activeModel = config.system.crab.model || undefined;
   if (providers.length === 0) {
@@ -76,7 +95,7 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   }
   const warn = (m: string) => log.warn(m);
   const installed = listInstalled(paths.packages, paths.cacheRepos, warn);
-  const sourcedAgents = resolveAgents(manifestAgents(paths.localManifest), installed, warn);
+  const sourcedAgents = resolveAgents(withConfigAgents(manifestAgents(paths.localManifest), config.agents, warn), installed, warn);
   const agentConfigs = Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, a.config]));
   const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: agentConfigs, home: paths.home, env: options.env, log });
   // Servers marked `sandbox = true` run under the system-wide tool sandbox, in the daemon's directory.
@@ -90,14 +109,15 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   );
   // The MCP SDK is loaded only when there is a server to connect.
   const configured =
-    mcpSpecs.length === 0
+    options.mcp ??
+    (mcpSpecs.length === 0
       ? EMPTY_MCP_POOL
       : (await import("../runtime/mcp/pool.ts")).startMcpServers(mcpSpecs, {
           baseEnv: policy.env,
           extraEnv: config.env,
           warn: (m) => log.warn(m),
           clientVersion: pkg.version,
-        });
+        }));
   // Components come and go between reloads: their connections are the discovery's.
   const mcp = options.components ? joinPools(configured, options.components) : configured;
   const background = options.mcpInBackground === true && mcpSpecs.length > 0;
@@ -151,16 +171,18 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
       warn,
     });
   };
-  const runtime: Runtime = {
+  const models = new ModelRegistry(providers, { disabled: config.disabled.providers });
+  const runtime: BuiltRuntime = {
     agents: composeAgents(warn),
-    models: new ModelRegistry(providers, { disabled: config.disabled.providers }),
+    models,
     prices: new PriceBook(new Map(providers.map((p) => [p.name, { kind: p.kind, prices: config.provider[p.name]?.prices }]))),
     dailyBudgetUsd: config.system.budget.daily_usd,
     tools,
     hooks,
     mcp,
+    mcpServers: configured,
     activeModel,
-    noModelHint: NO_PROVIDER_HINT,
+    noModelHint: noModelHint(paths.config, models.models().map((m) => m.name)),
     home: paths.home,
     cwd: process.cwd(),
     toolPolicy: policy,
@@ -168,6 +190,28 @@ export async function buildRuntime(options: BuildOptions): Promise<Runtime> {
   if (!background) return runtime;
   // The prompts name the connected servers: compose them again once they are known (warnings were given).
   return { ...runtime, whenMcpReady: configured.ready([]).then((): Runtime => ({ ...runtime, agents: composeAgents(() => {}) })) };
+}
+
+/**
+ * `[agents.*]` left in config.toml (the deprecated location, §3.8) are read
+ * after the local manifest instead of being silently ignored: each one is
+ * named in a warning, and loses to a manifest entry of the same name.
+ */
+function withConfigAgents(
+  manifest: Record<string, AgentConfig>,
+  fromConfig: Record<string, AgentConfig>,
+  warn: (message: string) => void,
+): Record<string, AgentConfig> {
+  const merged = { ...manifest };
+  for (const [name, agent] of Object.entries(fromConfig)) {
+    if (Object.hasOwn(manifest, name)) {
+      warn(`config.toml [agents.${name}] is ignored: local/CrabTalk.toml defines agent '${name}' too; remove one of them`);
+    } else {
+      warn(`config.toml [agents.${name}] is read from a deprecated location: move it to local/CrabTalk.toml`);
+      merged[name] = agent;
+    }
+  }
+  return merged;
 }
 
 function toSettings(name: string, p: ProviderConfig): ProviderSettings {

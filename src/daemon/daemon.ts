@@ -8,6 +8,7 @@ import { bindEndpoints } from "./endpoints.ts";
 import { writeRunFile } from "./run-files.ts";
 import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
+import { watchLocalFiles } from "./local-watch.ts";
 import { loadCrons } from "./cron/store.ts";
 import { keepSearchIndex } from "./search-index.ts";
 import { connectionServer } from "./connections.ts";
@@ -78,6 +79,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   await state.components.start();
   const searchIndex = keepSearchIndex(state.host.searchIndex, (m) => log.warn(m));
   await state.services.resume((m) => log.warn(m));
+  const watcher = watchLocalFiles(state, [paths.localSkills, paths.localAgents]);
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   await new Promise<void>((resolve) => {
@@ -90,6 +92,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   });
 
   endpoints.close();
+  watcher.close();
   state.crons.stop();
   searchIndex.stop();
   shutdown.abort(new Error("daemon is shutting down"));

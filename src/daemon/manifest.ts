@@ -2,7 +2,6 @@
 // and edit its [agents.<name>] tables atomically for Create/Update/DeleteAgent.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { stringify } from "smol-toml";
 import { ConfigError } from "./config/error.ts";
 import { parseTomlText } from "./config/load.ts";
 import { agentTableSchema, mcpTableSchema, type AgentConfig, type McpServerConfig } from "./config/schema.ts";
@@ -24,15 +23,11 @@ export function manifestAgents(path: string): Record<string, AgentConfig> {
   return parsed.data;
 }
 
-/** Applies `edit` to the raw [agents] table and writes the manifest atomically. */
-export function editManifestAgents(path: string, edit: (agents: Record<string, unknown>) => void): void {
-  const doc = readManifest(path);
-  const agents = { ...((doc.agents as Record<string, unknown> | undefined) ?? {}) };
-  edit(agents);
-  doc.agents = agents;
-  if (Object.keys(agents).length === 0) delete doc.agents;
+/** Sets (or, with undefined, removes) `[agents.<name>]`, keeping the rest of the file's text. */
+export function writeManifestAgent(path: string, name: string, table: Record<string, unknown> | undefined): void {
+  const text = existsSync(path) ? readFileSync(path, "utf8") : "";
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, stringify(doc) + "\n");
+  writeFileAtomic(path, setTable(text, ["agents", name], table));
 }
 
 /** The local manifest's MCP servers ([mcps], §3.8), validated, keyed by name. */

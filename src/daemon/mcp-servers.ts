@@ -6,7 +6,10 @@
 import type { McpServerSpec } from "../runtime/mcp/types.ts";
 import type { Argv } from "../runtime/tools/sandbox.ts";
 import { expandMcpServer, type Env } from "./config/expand.ts";
-import type { SourcedMcp } from "./packages/resolve.ts";
+import type { HomePaths } from "./home.ts";
+import { manifestMcps } from "./manifest.ts";
+import { listInstalled } from "./packages/installed.ts";
+import { resolveMcps, type SourcedMcp } from "./packages/resolve.ts";
 
 /** Wraps a stdio server's command line in the sandbox, or says why it cannot run. */
 export type SandboxWrap = (argv: Argv) => { argv: Argv } | { error: string };
@@ -35,4 +38,9 @@ export function mcpServerSpecs(
     specs.push({ name: s.name, command, args, env: s.env, url: s.url || undefined });
   }
   return specs;
+}
+
+/** Names of every MCP server the local manifest and the installed packages configure. */
+export function configuredMcpNames(paths: HomePaths): string[] {
+  return resolveMcps(manifestMcps(paths.localManifest), listInstalled(paths.packages, paths.cacheRepos), () => {}).map((m) => m.config.name);
 }

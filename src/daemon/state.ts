@@ -2,7 +2,8 @@
 // sessions, pending asks, the current runtime), the event bus and the logger.
 import { mkdirSync, realpathSync } from "node:fs";
 import { Host } from "../runtime/host.ts";
-import { buildRuntime, NO_PROVIDER_HINT } from "./build-runtime.ts";
+import type { McpPool } from "../runtime/mcp/types.ts";
+import { buildRuntime } from "./build-runtime.ts";
 import type { Env } from "./config/expand.ts";
 import { loadConfigFile, type LoadedConfig } from "./config/load.ts";
 import { EventBus } from "./event-bus.ts";
@@ -33,8 +34,11 @@ export interface DaemonState {
   readonly packagesLock: Mutex;
   /** Package commands run as services (a service manager's, or supervised here). */
   readonly services: Services;
-  /** Rebuild from disk; throws (and keeps the old config and runtime) on failure. */
-  reload(): Promise<void>;
+  /**
+   * Rebuild from disk; throws (and keeps the old config and runtime) on
+   * failure. `keepMcp` keeps the MCP connections (for prompt and skill files).
+   */
+  reload(options?: { keepMcp?: boolean }): Promise<void>;
 }
 
 /** Loads the config and builds the first runtime; throws when the config is unusable. */
@@ -46,7 +50,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m));
   const events = new EventBus();
   const components = new ComponentDiscovery(paths.runDir, { warn: (m) => log.warn(m), clientVersion: pkg.version });
-  const build = (loaded: LoadedConfig, mcpInBackground = false) =>
+  const build = (loaded: LoadedConfig, mcp?: { inBackground?: boolean; keep?: McpPool }) =>
     buildRuntime({
       loaded,
       host,
@@ -56,7 +60,8 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
       log,
       ollamaUrl: env.CRABTALK_OLLAMA_URL,
       components: components.pool,
-      mcpInBackground,
+      mcpInBackground: mcp?.inBackground,
+      mcp: mcp?.keep,
     });
   host.usage = await LedgerRecorder.open(paths.usageLedger, {
     dailyLimitUsd: () => host.runtime.dailyBudgetUsd,
@@ -68,12 +73,14 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   });
   const initial = loadConfigFile(paths.config, env);
   // MCP servers connect in the background: the daemon answers at once.
-  const first = await build(initial, true);
+  const first = await build(initial, { inBackground: true });
+  // The configured MCP servers of the runtime in use: what a reload keeps or closes.
+  let servers = first.mcpServers;
   host.runtime = first;
   void first.whenMcpReady?.then((ready) => {
     if (host.runtime === first) host.runtime = ready; // unless a reload replaced it meanwhile
   });
-  if (!host.runtime.activeModel) log.warn(NO_PROVIDER_HINT);
+  if (!host.runtime.activeModel) log.warn(host.runtime.noModelHint);
   const state: DaemonState = {
     paths: { ...paths, sessions: sessionsDir },
     log,
@@ -90,14 +97,15 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
       fire: (entry) => fireCron(host, entry, (session) => state.crons.retarget(entry.id, session), (m) => log.warn(m)),
       warn: (m) => log.warn(m),
     }),
-    async reload() {
+    async reload(options = {}) {
       const loaded = loadConfigFile(paths.config, env);
-      const runtime = await build(loaded);
-      const previous = host.runtime;
+      const runtime = await build(loaded, { keep: options.keepMcp ? servers : undefined });
+      const previous = servers;
       state.config = loaded;
+      servers = runtime.mcpServers;
       host.runtime = runtime;
       // The old runtime's MCP servers go; a call still running on them fails alone.
-      void previous.mcp?.close();
+      if (previous !== runtime.mcpServers) void previous.close();
       log.info("reloaded", { model: runtime.activeModel ?? "", agents: runtime.agents.size });
     },
   };

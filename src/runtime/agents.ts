@@ -50,7 +50,7 @@ export function buildAgents(sources: AgentSources): Map<string, AgentDefinition>
       sources.warn("ignoring [agents.crab]: configure the default agent in [system.crab]");
       continue;
     }
-    if (!prompts.has(name)) sources.warn(`agent '${name}' has a manifest entry but no prompt file ${name}.md; skipped`);
+    if (!prompts.has(name)) sources.warn(`agent '${name}' is configured but has no prompt file ${name}.md in local/agents/; skipped until that file exists`);
   }
   for (const [name, file] of [...prompts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const settings = sources.manifestAgents[name] ?? { ...DEFAULT_AGENT_SETTINGS, thinking: sources.crab.thinking, source: found.get(name) };

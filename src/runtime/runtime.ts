@@ -1,5 +1,6 @@
 // One build of the runtime (daemon.md §17.1): agents, model routing, tools
 // and hooks. Rebuilt on every reload; sessions live outside it, in the host.
+import type { ModelEntry } from "../model/registry.ts";
 import type { Model } from "../model/types.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import type { RuntimeHook } from "./hooks.ts";
@@ -13,6 +14,8 @@ export interface ModelRouter {
   resolve(model: string): { provider: string; model: Model };
   /** The model's context window in tokens. */
   contextLimit(model: string): number;
+  /** Every model it can resolve, with its provider. */
+  models(): ModelEntry[];
 }
 
 /** The live MCP connections of a runtime, as operations see them. */
@@ -32,8 +35,10 @@ export interface Runtime {
   readonly dailyBudgetUsd?: number;
   readonly tools: ToolRegistry;
   readonly hooks: readonly RuntimeHook[];
-  /** This runtime's MCP servers (connecting in the background at daemon start). */
+  /** This runtime's MCP servers and the components (connecting in the background at daemon start). */
   readonly mcp?: McpConnections;
+  /** The configured MCP servers alone: what a reload may keep, and what it closes. */
+  readonly mcpServers?: McpConnections;
   /**
    * Set while the MCP servers of a daemon start are still connecting: the
    * same runtime with the agents' prompts composed again once they are done.

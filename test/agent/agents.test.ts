@@ -55,14 +55,15 @@ test("an agent runs with its prompt file as its system prompt", async () => {
   expect(readdirSync(join(t.env.daemon.home, "sessions")).some((f) => f.startsWith("reviewer_user_1"))).toBe(true);
 });
 
-test("UpdateAgent replaces the entry; DeleteAgent removes it (the prompt file keeps it registered with defaults)", async () => {
+test("UpdateAgent replaces the entry; DeleteAgent removes it and its prompt file", async () => {
   const updated = await t.client.updateAgent("reviewer", JSON.stringify({ description: "strict", thinking: true }));
   expect(updated).toMatchObject({ description: "strict", thinking: true, maxIterations: 16 });
   await t.client.deleteAgent("reviewer");
   expect(readFileSync(join(t.env.daemon.home, "local/CrabTalk.toml"), "utf8")).not.toContain("reviewer");
-  expect((await t.client.getAgent("reviewer")).description).toBe("");
+  expect(existsSync(join(t.env.daemon.home, "local/agents/reviewer.md"))).toBe(false);
+  expect((await daemonError(t.client.getAgent("reviewer"))).code).toBe(404);
   const gone = await daemonError(t.client.deleteAgent("reviewer"));
-  expect(gone).toMatchObject({ code: 404, message: "agent 'reviewer' not found in local manifest" });
+  expect(gone).toMatchObject({ code: 404, message: "agent 'reviewer' not found" });
 });
 
 test("bad agent names and configs are refused with 400 and change nothing", async () => {

@@ -1,11 +1,15 @@
 // `crabtalk cron` against a real daemon.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { runCli } from "../support/cli.ts";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
 
 let s: FakeSetup;
 beforeAll(async () => {
   s = await startFakeSetup();
+  mkdirSync(join(s.daemon.home, "local/skills/standup"), { recursive: true });
+  writeFileSync(join(s.daemon.home, "local/skills/standup/SKILL.md"), "---\nname: standup\ndescription: the daily standup\n---\nAsk what everyone did.\n");
 });
 afterAll(async () => {
   await s.stop();

@@ -51,11 +51,12 @@ test("--json prints one object per event, tagged with agent and session", async 
   expect(events.filter((e) => e.kind === "text_delta").map((e) => e.content).join("")).toBe("all seen");
 });
 
-test("plain mode prints a readable line per event", async () => {
-  setup.fake.script({ text: "plain words" });
+test("plain mode gathers text deltas into lines and prints a readable line per other event", async () => {
+  setup.fake.script({ text: "plain words here\nand a second line" });
   const lines = await watch([], (l) => l.some((x) => x.includes(" done ")), async () => {
     expect((await setup.cli(["send", "--sender", "plain", "hello"])).code).toBe(0);
   });
-  expect(lines.some((l) => /^\[crab\] text_delta plain +\(session \d+\)$/.test(l))).toBe(true);
+  const text = lines.filter((l) => l.startsWith("[crab] text"));
+  expect(text.map((l) => l.replace(/ \(session \d+\)$/, ""))).toEqual(["[crab] text plain words here", "[crab] text and a second line"]);
   expect(lines.some((l) => /^\[crab\] done fake-model \d+ in \/ \d+ out \(session \d+\)$/.test(l))).toBe(true);
 });

@@ -1,6 +1,6 @@
 // `crabtalk providers`, `models`, `enable`/`disable` against a real daemon.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../support/cli.ts";
 import { cleanup, startDaemon, type TestDaemon } from "../support/daemon.ts";
@@ -53,6 +53,8 @@ test("models lists every model and marks the active one; models use switches it"
 });
 
 test("disable and enable edit [disabled]; the active model's provider cannot be disabled", async () => {
+  mkdirSync(join(daemon.home, "local/skills/noisy"), { recursive: true });
+  writeFileSync(join(daemon.home, "local/skills/noisy/SKILL.md"), "---\nname: noisy\ndescription: loud\n---\nShout.\n");
   expect((await cli(["disable", "skill", "noisy"])).stdout).toContain("skill noisy disabled");
   expect(JSON.parse((await cli(["config", "get", "disabled"])).stdout).skills).toEqual(["noisy"]);
   expect((await cli(["enable", "skill", "noisy"])).code).toBe(0);

@@ -166,7 +166,7 @@ describe("agents", () => {
     expect(readFileSync(join(s.daemon.home, "local/CrabTalk.toml"), "utf8")).not.toContain("[agents.scout]");
     const again = await s.cli(["agents", "delete", "scout"]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe("crabtalk: agent 'scout' not found in local manifest (error 404)\n");
+    expect(again.stderr).toBe("crabtalk: agent 'scout' not found (error 404)\n");
   });
 
   test("bad input is refused: duplicate, invalid name, invalid JSON, unknown agent", async () => {

@@ -1,6 +1,6 @@
 // Provider and model management over the protocol (protocol.md §5.3, daemon.md §4.5).
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { ProviderKind, ResourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
@@ -120,6 +120,9 @@ test("SetEnabled disables and enables names; never the active model's provider",
   expect((await client.listModels()).find((m) => m.name === "llama3")?.enabled).toBe(false);
   await client.setEnabled(ResourceKind.PROVIDER, "local", false); // once only
   expect(JSON.parse(await client.getConfig()).disabled.providers).toEqual(["local"]);
+  expect(await daemonError(client.setEnabled(ResourceKind.SKILL, "noisy", false))).toMatchObject({ code: 400, message: "cannot disable skill 'noisy': there is none" });
+  mkdirSync(join(daemon.home, "local/skills/noisy"), { recursive: true });
+  writeFileSync(join(daemon.home, "local/skills/noisy/SKILL.md"), "---\nname: noisy\ndescription: loud\n---\nShout.\n");
   await client.setEnabled(ResourceKind.SKILL, "noisy", false);
   expect(JSON.parse(await client.getConfig()).disabled.skills).toEqual(["noisy"]);
   await client.setEnabled(ResourceKind.PROVIDER, "local", true);

@@ -10,6 +10,8 @@ import { LineInput } from "../line-input.ts";
 import { ensureProvider } from "../setup/no-provider.ts";
 import { describeFailure, fallbackNote, runStream, stoppedAtIterationLimit, type StreamOutcome } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
+import { describeResumed } from "./resumed.ts";
+import { completions, SkillNames } from "./completion.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 import { usageLine } from "../usage-format.ts";
 import { enteredSession, nextRequest, type ChatState } from "./state.ts";
@@ -17,7 +19,9 @@ import { enteredSession, nextRequest, type ChatState } from "./state.ts";
 export async function runChat(state: ChatState, conn: ConnectOptions): Promise<number> {
   // Fail at once (exit 2 with the hint, or 1 without a provider) rather than after the first message.
   if (!(await withClient(conn, (client) => ensureProvider(client, state.agent)))) return 1;
-  const input = new LineInput();
+  const skills = new SkillNames(conn);
+  await skills.refresh();
+  const input = new LineInput({ complete: (line) => completions(line, skills.names) });
   const interactive = input.terminal;
   const stdout = new Out(process.stdout);
   const notes = interactive ? stdout : new Out(process.stderr);
@@ -32,15 +36,24 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
 
   if (interactive) {
     note(`chatting with ${state.agent}: /help for commands, Ctrl-C cancels an answer (twice: quits), Ctrl-D quits`);
+    const resumed = await describeResumed(state, conn).catch(() => undefined);
+    if (resumed) note(resumed);
   }
   try {
     for (;;) {
       const read = await input.read(`${stdout.style.dim(state.agent)}${stdout.style.cyan("› ")}`);
       if (read.kind !== "line") break;
-      const line = read.text.trim();
+      let text = read.text;
+      // A trailing backslash continues the message on the next line.
+      while (text.endsWith("\\")) {
+        const more = await input.read(stdout.style.dim("… "));
+        if (more.kind !== "line") break;
+        text = `${text.slice(0, -1)}\n${more.text}`;
+      }
+      const line = text.trim();
       if (!line) continue;
       if (line.startsWith("/")) {
-        const slash = await runSlashCommand(line, state, conn, ask).catch((err: unknown) => ({
+        const slash = await runSlashCommand(line, state, conn, { ask, skills: () => skills.refresh() }).catch((err: unknown) => ({
           kind: "done" as const,
           output: `error: ${err instanceof Error ? err.message : String(err)}`,
         }));
@@ -136,6 +149,9 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
         note("a tool call needing approval was refused: not at an interactive terminal", notes.style.yellow);
         return;
       }
+      // Lines typed while the agent worked were not written as answers to this question.
+      const dropped = interactive ? input.discardTypeAhead() : 0;
+      if (dropped > 0) note(`(discarded ${dropped === 1 ? "a line" : `${dropped} lines`} typed while the agent was working)`);
       const answer = await collectAnswers(ask, { input, say: (l) => view.line(notes, "ask", l), style: notes.style });
       if (answer === null) {
         await declineAsk(conn, session, ask, "the user did not answer");

@@ -1,12 +1,14 @@
-// Chat's own commands (/new, /sessions, /agent, /help, /quit). Any other
-// line, including unknown /words (skills), is a message for the agent.
+// Chat's own commands (/new, /sessions, /agent, /resume, /search, /usage,
+// /help, /quit). A /word that names a skill goes to the agent as typed; any
+// other /word is refused with the closest command or skill, so a typo never
+// reaches the model.
 import { basename } from "node:path";
 import { DaemonError } from "../../protocol/client.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
-import { sessionsTable } from "../listings.ts";
+import { searchHitsText, sessionsTable } from "../listings.ts";
 import { resolveConversationFile } from "../conversation-file.ts";
-import { searchHitsText } from "../listings.ts";
 import { formatTable, oneLine } from "../table.ts";
+import { closest } from "../../daemon/config/schema-keys.ts";
 import { resumeConversation, type ChatState } from "./state.ts";
 
 export const CHAT_HELP = `commands:
@@ -19,7 +21,12 @@ export const CHAT_HELP = `commands:
   /help          this help
   /quit          leave (also /exit, Ctrl-D, or Ctrl-C at an empty prompt)
 Ctrl-C while an answer streams stops waiting for it; the session stays.
-Other lines starting with / (e.g. /skill-name args) go to the agent as typed.`;
+/SKILL [text] sends the message with that skill (see crabtalk skills).
+Tab completes commands and skill names. End a line with \\ to continue the
+message on the next line; pasted text keeps its lines.`;
+
+/** Chat's own command words, for completion and "did you mean". */
+export const CHAT_COMMANDS = ["/new", "/sessions", "/agent", "/resume", "/search", "/usage", "/help", "/quit", "/exit"];
 
 export type SlashResult = { kind: "message" } | { kind: "done"; output: string } | { kind: "quit" };
 
@@ -29,7 +36,13 @@ export type Ask = (question: string) => Promise<string | undefined>;
 /** Conversations `/resume` offers: the newest first. */
 export const RESUME_LIST_LENGTH = 20;
 
-export async function runSlashCommand(line: string, state: ChatState, conn: ConnectOptions, ask: Ask): Promise<SlashResult> {
+export interface SlashContext {
+  ask: Ask;
+  /** The skill names a /word may name (fetched when needed, so a skill added during the chat counts). */
+  skills: () => Promise<string[]>;
+}
+
+export async function runSlashCommand(line: string, state: ChatState, conn: ConnectOptions, context: SlashContext): Promise<SlashResult> {
   const [word, ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
   switch (word) {
@@ -50,13 +63,17 @@ export async function runSlashCommand(line: string, state: ChatState, conn: Conn
     case "/search":
       return { kind: "done", output: arg ? await search(arg, state, conn) : "usage: /search QUERY" };
     case "/resume":
-      return { kind: "done", output: await resume(arg, state, conn, ask) };
+      return { kind: "done", output: await resume(arg, state, conn, context.ask) };
     case "/usage":
       if (arg !== "on" && arg !== "off") return { kind: "done", output: `usage is ${state.showUsage ? "on" : "off"}: /usage on|off` };
       state.showUsage = arg === "on";
       return { kind: "done", output: `usage after each answer: ${arg}` };
-    default:
-      return { kind: "message" };
+    default: {
+      const names = await context.skills();
+      if (names.includes(word.slice(1))) return { kind: "message" };
+      const match = closest(word, [...CHAT_COMMANDS, ...names.map((n) => `/${n}`)]);
+      return { kind: "done", output: `unknown command ${word}${match ? ` — did you mean ${match}?` : ""} (/help lists commands)` };
+    }
   }
 }
 

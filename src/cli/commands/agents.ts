@@ -90,14 +90,8 @@ only, the agent's current settings are kept and just those keys change.`,
 
   agents
     .command("delete")
-    .description("remove an agent from local/CrabTalk.toml (its prompt file stays)")
+    .description("delete an agent: its [agents.NAME] entry and its prompt file local/agents/NAME.md")
     .argument("<name>", "agent name")
-    .addHelpText(
-      "after",
-      `
-If local/agents/NAME.md still exists, the agent stays registered with default
-settings; delete that file too to remove it completely.`,
-    )
     .action(
       action(async (name: string) => {
         await withClient(conn(), (client) => client.deleteAgent(name));

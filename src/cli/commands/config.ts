@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseKeyValue } from "../../daemon/config/schema-keys.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { action } from "./run.ts";
 
@@ -27,13 +28,40 @@ export function registerConfigCommands(program: Command, conn: () => ConnectOpti
 
   config
     .command("set")
-    .description("replace the whole config with a JSON document; <redacted> values keep the stored secret")
-    .argument("<file>", "JSON file, or - to read standard input")
+    .description("set one key (typed by the config schema), or replace the whole config with a JSON document")
+    .argument("<key|file>", "dotted key, e.g. system.crab.model; or a JSON file, or - for standard input")
+    .argument("[value]", "the key's value: text, a number, true/false, or a list as a,b,c")
+    .addHelpText(
+      "after",
+      `
+Comments and layout of config.toml are kept. Examples:
+  crabtalk config set system.crab.model gpt-4o
+  crabtalk config set system.crab.max_iterations 32
+  crabtalk config set system.crab.thinking true
+  crabtalk config set disabled.skills "draft,old"
+  crabtalk config set config.json          # the whole config as JSON
+With a JSON document, <redacted> values keep the stored secret.`,
+    )
     .action(
-      action(async (file: string) => {
-        const text = file === "-" ? await Bun.stdin.text() : readFileSync(file, "utf8");
-        await withClient(conn(), (c) => c.setConfig(text));
-        console.log("config saved and reloaded");
+      action(async (target: string, value?: string) => {
+        if (value === undefined) {
+          const text = target === "-" ? await Bun.stdin.text() : readFileSync(target, "utf8");
+          await withClient(conn(), (c) => c.setConfig(text));
+          console.log("config saved and reloaded");
+          return;
+        }
+        const { path, value: typed } = parseKeyValue(target, value);
+        await withClient(conn(), async (c) => {
+          const json = JSON.parse(await c.getConfig()) as Record<string, unknown>;
+          let table = json;
+          for (const part of path.slice(0, -1)) {
+            const next = table[part];
+            table = (table[part] = typeof next === "object" && next !== null && !Array.isArray(next) ? next : {}) as Record<string, unknown>;
+          }
+          table[path[path.length - 1]] = typed;
+          await c.setConfig(JSON.stringify(json));
+        });
+        console.log(`${target} = ${JSON.stringify(typed)}`);
       }),
     );
 

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { ResourceKind } from "../../protocol/gen/crabtalk_pb.ts";
 import { kindName } from "../provider-kinds.ts";
+import { PROVIDER_KINDS } from "../../model/settings.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";
@@ -50,6 +51,38 @@ Secrets are shown as <redacted>; sending <redacted> back keeps the stored value.
           definition === "-" ? await Bun.stdin.text() : definition.startsWith("@") ? readFileSync(definition.slice(1), "utf8") : definition;
         const [saved] = await withClient(conn(), (c) => c.setProvider(name, json));
         console.log(`provider ${saved.name} saved: ${saved.config}`);
+      }),
+    );
+
+  providers
+    .command("add")
+    .description("add a provider from flags (the first provider's first model becomes the active one)")
+    .argument("<name>", "provider name, e.g. openai")
+    .requiredOption("--model <models...>", "model(s) it serves")
+    .option("--kind <kind>", `API kind: ${PROVIDER_KINDS.join(", ")}`, "openai")
+    .option("--base-url <url>", "API endpoint (for proxies, Ollama and compatible servers)")
+    .option("--api-key-env <VAR>", "environment variable holding the API key (stored as ${VAR}, never the key)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  crabtalk providers add openai --api-key-env OPENAI_API_KEY --model gpt-4o gpt-4o-mini
+  crabtalk providers add local --kind ollama --base-url http://localhost:11434/v1 --model llama3`,
+    )
+    .action(
+      action(async (name: string, opts: { model: string[]; kind: string; baseUrl?: string; apiKeyEnv?: string }) => {
+        if (opts.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.apiKeyEnv)) {
+          throw new Error(`--api-key-env takes the name of an environment variable, not '${opts.apiKeyEnv}'`);
+        }
+        const definition = {
+          kind: opts.kind,
+          ...(opts.baseUrl ? { base_url: opts.baseUrl } : {}),
+          ...(opts.apiKeyEnv ? { api_key: `\${${opts.apiKeyEnv}}` } : {}),
+          models: opts.model,
+        };
+        const [saved, stats] = await withClient(conn(), async (c) => [(await c.setProvider(name, JSON.stringify(definition)))[0], await c.getStats()] as const);
+        console.log(`provider ${saved.name} added: ${opts.model.join(", ")}`);
+        if (saved.active) console.log(`active model: ${stats.activeModel}`);
       }),
     );
 

@@ -111,7 +111,18 @@ async function send(message: string | undefined, opts: SendOptions, conn: Connec
       }
     };
 
-    const outcome = await runStream(client, request, { onEvent: render, onAsk });
+    // A run already going in the session makes this one wait: say so after a second.
+    const busy = new Set((await client.sessions().catch(() => [])).filter((x) => x.active).map((x) => x.id));
+    let waiting: ReturnType<typeof setTimeout> | undefined;
+    const onEvent = (event: StreamEvent) => {
+      clearTimeout(waiting);
+      const e = event.event;
+      if (e.case === "start" && busy.has(e.value.session)) {
+        waiting = setTimeout(() => stderr.put("crabtalk: waiting for the run in progress in this session\n", "note"), 1000);
+      }
+      render(event);
+    };
+    const outcome = await runStream(client, request, { onEvent, onAsk }).finally(() => clearTimeout(waiting));
     view.finish();
     if (outcome.failure) {
       if (opts.json && outcome.failure.code !== undefined) {

@@ -3,6 +3,7 @@
 // when several kinds of output share one terminal.
 import type { StreamEvent, ToolCallInfo } from "../../protocol/gen/crabtalk_pb.ts";
 import { styleFor, type Style } from "../style.ts";
+import { MarkdownLines } from "./markdown.ts";
 import { describeCall, describeResult } from "./tool-summary.ts";
 
 export interface RawStream {
@@ -54,14 +55,23 @@ export interface TerminalViewOptions {
 export class TerminalView {
   private pendingCalls: ToolCallInfo[] = [];
   private callsInStep = 0;
+  /** A step with tools ended: the next step's text starts on a line of its own. */
+  private newStep = false;
+  /** Answer text is Markdown drawn for the terminal when it goes to one; raw otherwise. */
+  private readonly markdown: MarkdownLines | undefined;
 
-  constructor(private readonly o: TerminalViewOptions) {}
+  constructor(private readonly o: TerminalViewOptions) {
+    this.markdown = o.text.tty ? new MarkdownLines(o.text.style) : undefined;
+  }
 
   render(event: StreamEvent): void {
     const e = event.event;
+    if (e.case !== "chunk") this.flushText();
     switch (e.case) {
       case "chunk":
-        this.emit(this.o.text, "text", e.value.content);
+        if (this.newStep && e.value.content && this.o.text.midLine) this.o.text.put("\n", "text");
+        if (e.value.content) this.newStep = false;
+        this.emit(this.o.text, "text", this.markdown ? this.markdown.push(e.value.content) : e.value.content);
         break;
       case "thinking":
         if (this.o.thinking) this.emit(this.o.thinking, "thinking", this.o.thinking.style.dim(e.value.content));
@@ -85,6 +95,7 @@ export class TerminalView {
       case "toolsComplete":
         this.flushCalls();
         this.callsInStep = 0;
+        this.newStep = true;
         break;
     }
   }
@@ -96,7 +107,13 @@ export class TerminalView {
 
   /** Ends every unfinished line (after a run, before a prompt or a question). */
   finish(): void {
+    this.flushText();
     for (const out of this.outs()) if (out.midLine) out.put("\n", out.lineKind);
+  }
+
+  /** Prints the answer's unfinished Markdown line before anything else. */
+  private flushText(): void {
+    if (this.markdown) this.emit(this.o.text, "text", this.markdown.flush());
   }
 
   private flushCalls(): void {

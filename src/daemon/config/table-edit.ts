@@ -72,6 +72,35 @@ export function setTable(text: string, path: string[], value: Table | undefined)
   }
   const edited = kept.join("\n").replace(/\n*$/, "\n");
   try {
+    const got = JSON.parse(JSON.stringify(parse(edited))) as Table;
+    // Removing the last sub-table may also drop its implicit parent ([agents] of [agents.x]).
+    if (isDeepStrictEqual(got, expected) || (value === undefined && isDeepStrictEqual(got, pruneEmpty(expected, path)))) {
+      return edited;
+    }
+  } catch {
+    // fall through: re-serialise
+  }
+  return stringify(expected) + "\n";
+}
+
+/** `doc` without the tables along `path` that are left empty. */
+function pruneEmpty(doc: Table, path: string[]): Table {
+  const copy = JSON.parse(JSON.stringify(doc)) as Table;
+  for (let depth = path.length - 1; depth > 0; depth--) {
+    let parent: Table = copy;
+    for (const key of path.slice(0, depth - 1)) parent = (parent[key] ?? {}) as Table;
+    const key = path[depth - 1];
+    const table = parent[key];
+    if (typeof table === "object" && table !== null && Object.keys(table).length === 0) delete parent[key];
+  }
+  return copy;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether a text edit gives exactly `expected`; otherwise the document is re-serialised. */
+function verified(edited: string, expected: Table): string {
+  try {
     if (isDeepStrictEqual(JSON.parse(JSON.stringify(parse(edited))), expected)) return edited;
   } catch {
     // fall through: re-serialise
@@ -79,43 +108,66 @@ export function setTable(text: string, path: string[], value: Table | undefined)
   return stringify(expected) + "\n";
 }
 
-/**
- * Sets `key = value` inside table `path`: the key's line is replaced in place,
- * or added right after the table's header (the header is added if missing).
- */
-export function setKey(text: string, path: string[], key: string, value: unknown): string {
-  const doc = (text.trim() === "" ? {} : parse(text)) as Table;
-  const expected = JSON.parse(JSON.stringify(doc)) as Table;
+/** The parsed document, a copy of it, and the (created) table at `path` in the copy. */
+function docAt(text: string, path: string[]): { expected: Table; table: Table } {
+  const expected = JSON.parse(JSON.stringify(text.trim() === "" ? {} : parse(text))) as Table;
   let table: Table = expected;
   for (const k of path) {
     if (typeof table[k] !== "object" || table[k] === null) table[k] = {};
     table = table[k] as Table;
   }
+  return { expected, table };
+}
+
+/** Index of the line assigning `key` directly in table `path` (root: path []), and of that table's header. */
+function findKey(lines: string[], path: string[], key: string): { line: number; header: number } {
+  const assigns = new RegExp(`^\\s*(?:${escapeRegExp(key)}|"${escapeRegExp(key)}"|'${escapeRegExp(key)}')\\s*=`);
+  let inTable = path.length === 0;
+  let header = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const h = lines[i].trimStart().startsWith("[") ? headerPath(lines[i]) : undefined;
+    if (h) {
+      inTable = h.length === path.length && startsWith(h, path);
+      if (inTable) header = i;
+      continue;
+    }
+    if (inTable && assigns.test(lines[i])) return { line: i, header };
+  }
+  return { line: -1, header };
+}
+
+/**
+ * Sets `key = value` inside table `path`: the key's line is replaced in place
+ * (keeping its indentation and trailing comment), or added right after the
+ * table's header (the header is added if missing).
+ */
+export function setKey(text: string, path: string[], key: string, value: unknown): string {
+  const { expected, table } = docAt(text, path);
   table[key] = value;
   const assignment = stringify({ [key]: value }).trim();
   const lines = text.split("\n");
-  let inTable = false;
-  let headerAt = -1;
-  let done = false;
-  for (let i = 0; i < lines.length && !done; i++) {
-    const header = lines[i].trimStart().startsWith("[") ? headerPath(lines[i]) : undefined;
-    if (header) {
-      inTable = header.length === path.length && startsWith(header, path);
-      if (inTable) headerAt = i;
-      continue;
-    }
-    if (inTable && new RegExp(`^\\s*"?${key}"?\\s*=`).test(lines[i])) {
-      lines[i] = assignment;
-      done = true;
-    }
+  const { line, header } = findKey(lines, path, key);
+  if (line >= 0) {
+    const indent = /^\s*/.exec(lines[line])![0];
+    const comment = /\s+#[^"'\n]*$/.exec(lines[line])?.[0] ?? "";
+    lines[line] = indent + assignment + comment;
+  } else if (header >= 0 || path.length === 0) {
+    lines.splice(header + 1, 0, assignment);
   }
-  if (!done && headerAt >= 0) lines.splice(headerAt + 1, 0, assignment);
   let edited = lines.join("\n");
-  if (!done && headerAt < 0) edited = `${edited.replace(/\n*$/, "\n")}\n[${path.join(".")}]\n${assignment}\n`;
-  try {
-    if (isDeepStrictEqual(JSON.parse(JSON.stringify(parse(edited))), expected)) return edited;
-  } catch {
-    // fall through: re-serialise
+  if (line < 0 && header < 0 && path.length > 0) {
+    edited = `${edited.replace(/\n*$/, "\n")}\n[${path.join(".")}]\n${assignment}\n`;
   }
-  return stringify(expected) + "\n";
+  return verified(edited, expected);
+}
+
+/** Removes `key` from table `path`, keeping everything else as written. */
+export function removeKey(text: string, path: string[], key: string): string {
+  const { expected, table } = docAt(text, path);
+  if (!Object.hasOwn(table, key)) return text;
+  delete table[key];
+  const lines = text.split("\n");
+  const { line } = findKey(lines, path, key);
+  if (line >= 0) lines.splice(line, 1);
+  return verified(lines.join("\n"), expected);
 }

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { stringify } from "smol-toml";
+import { isDeepStrictEqual } from "node:util";
 
 export interface WriteOptions {
   /**
@@ -91,9 +92,7 @@ const SECTION_ORDER = ["provider", "system", "env", "disabled"];
  * round trip through GetConfig does not plant them in `config.toml`.
  */
 export function configJsonToToml(json: Record<string, unknown>): string {
-  const entries = Object.entries(withoutNulls(json) as Table).filter(
-    ([key, v]) => !((key === "mcps" || key === "agents") && isTable(v) && Object.keys(v).length === 0),
-  );
+  const entries = Object.entries(configJsonTable(json));
   const rank = (key: string) => {
     const i = SECTION_ORDER.indexOf(key);
     return i === -1 ? SECTION_ORDER.length : i;
@@ -101,4 +100,32 @@ export function configJsonToToml(json: Record<string, unknown>): string {
   // Stable sort: known sections first, everything else in its original order.
   entries.sort(([a], [b]) => rank(a) - rank(b));
   return stringify(Object.fromEntries(entries));
+}
+
+/** The document a §17.3 config JSON stands for: no nulls, no empty `mcps`/`agents`. */
+export function configJsonTable(json: Record<string, unknown>): Table {
+  return Object.fromEntries(
+    Object.entries(withoutNulls(json) as Table).filter(
+      ([key, v]) => !((key === "mcps" || key === "agents") && isTable(v) && Object.keys(v).length === 0),
+    ),
+  );
+}
+
+/**
+ * `next` without the values GetConfig filled in (`defaults`) that the file
+ * never had, so a round trip does not plant every default in `config.toml`.
+ */
+export function withoutFilledDefaults(next: Table, file: Table, defaults: Table): Table {
+  const out: Table = {};
+  for (const [key, value] of Object.entries(next)) {
+    const inFile = Object.hasOwn(file, key);
+    const def = defaults[key];
+    if (isTable(value) && isTable(def)) {
+      const inner = withoutFilledDefaults(value, isTable(file[key]) ? file[key] : {}, def);
+      if (inFile || Object.keys(inner).length > 0) out[key] = inner;
+    } else if (inFile || !isDeepStrictEqual(value, def)) {
+      out[key] = value;
+    }
+  }
+  return out;
 }

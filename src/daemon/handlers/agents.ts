@@ -1,6 +1,6 @@
 // Agent management (protocol.md §5.5, daemon.md §5.3–§5.5): the local
 // manifest is edited atomically, then the runtime is rebuilt.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";
@@ -8,10 +8,15 @@ import { DEFAULT_AGENT, type AgentDefinition } from "../../runtime/agent-setting
 import { compactionThreshold } from "../../runtime/compaction.ts";
 import { modelNameFor } from "../../runtime/runtime.ts";
 import { agentConfigSchema, type AgentConfig } from "../config/schema.ts";
-import { editManifestAgents, readManifest } from "../manifest.ts";
+import { writeManifestAgent, readManifest } from "../manifest.ts";
+import { changeConfig } from "../config-change.ts";
+import { setTable } from "../config/table-edit.ts";
+import { didYouMean } from "../config/schema-keys.ts";
 import type { DaemonState } from "../state.ts";
 
 const AGENT_NAME = /^[A-Za-z0-9-]{1,64}$/;
+/** Names of agents that came from prompt files may hold more (`_`, `.`) but never a path. */
+const PROMPT_NAME = /^(?!\.)[^/\\\0]{1,255}$/;
 
 export function agentHandlers(state: DaemonState): Handlers {
   const info = (a: AgentDefinition) => {
@@ -44,6 +49,14 @@ export function agentHandlers(state: DaemonState): Handlers {
     const agents = readManifest(state.paths.localManifest).agents as Record<string, unknown> | undefined;
     return agents !== undefined && Object.hasOwn(agents, name);
   };
+  /** An agent's model must be one a provider serves (the active model is used when it names none). */
+  const checkModel = (table: Record<string, unknown>) => {
+    const model = table.model as string | undefined;
+    const served = state.host.runtime.models.models().map((m) => m.name);
+    if (model && !served.includes(model)) {
+      throw badRequest(`model '${model}' is not served by any provider${didYouMean(model, served)}: see crabtalk models`);
+    }
+  };
   const reload = async () => {
     try {
       await state.reload();
@@ -67,8 +80,9 @@ export function agentHandlers(state: DaemonState): Handlers {
     createAgent: async ({ name, config }) => {
       checkName(name);
       const table = parseAgentConfig(config);
+      checkModel(table);
       if (inManifest(name)) throw badRequest(`agent '${name}' already exists in the local manifest`);
-      editManifestAgents(state.paths.localManifest, (agents) => (agents[name] = table));
+      writeManifestAgent(state.paths.localManifest, name, table);
       const prompt = join(state.paths.localAgents, `${name}.md`);
       if (!existsSync(prompt)) writeFileSync(prompt, "");
       await reload();
@@ -78,14 +92,34 @@ export function agentHandlers(state: DaemonState): Handlers {
     updateAgent: async ({ name, config }) => {
       if (!inManifest(name)) throw notFound(`agent '${name}' not found in local manifest`);
       const table = parseAgentConfig(config);
-      editManifestAgents(state.paths.localManifest, (agents) => (agents[name] = table));
+      checkModel(table);
+      writeManifestAgent(state.paths.localManifest, name, table);
       await reload();
       return registered(name);
     },
 
+    // Removes the agent from every place that defines it: the manifest entry,
+    // a deprecated [agents.<name>] of config.toml, and its prompt file.
     deleteAgent: async ({ name }) => {
-      if (!inManifest(name)) throw notFound(`agent '${name}' not found in local manifest`);
-      editManifestAgents(state.paths.localManifest, (agents) => delete agents[name]);
+      if (name === DEFAULT_AGENT) throw badRequest("'crab' is the default agent and cannot be deleted: configure it with [system.crab]");
+      if (!PROMPT_NAME.test(name)) throw badRequest(`invalid agent name '${name}'`);
+      const prompt = join(state.paths.localAgents, `${name}.md`);
+      const sources = {
+        manifest: inManifest(name),
+        config: Object.hasOwn(state.config.config.agents, name),
+        prompt: existsSync(prompt),
+      };
+      if (!sources.manifest && !sources.config && !sources.prompt) {
+        if (state.host.runtime.agents.has(name)) {
+          throw badRequest(`agent '${name}' is not defined in local/CrabTalk.toml, config.toml or local/agents/, so it cannot be deleted here`);
+        }
+        throw notFound(`agent '${name}' not found`);
+      }
+      if (sources.config) {
+        await changeConfig(state, (text) => setTable(text, ["agents", name], undefined), `delete agent ${name}`);
+      }
+      if (sources.manifest) writeManifestAgent(state.paths.localManifest, name, undefined);
+      if (sources.prompt) rmSync(prompt, { force: true });
       await reload();
       return { case: "pong", value: {} };
     },

@@ -5,6 +5,9 @@ import type { Handlers } from "../../protocol/server.ts";
 import { isValidTime } from "../cron/quiet.ts";
 import { ScheduleError, validateSchedule } from "../cron/schedule.ts";
 import type { CronEntry } from "../cron/store.ts";
+import { listSkillInfos } from "../../runtime/skills/discover.ts";
+import { didYouMean } from "../config/schema-keys.ts";
+import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
 
 const info = (e: CronEntry) => ({
@@ -27,6 +30,11 @@ export function cronHandlers(state: DaemonState): Handlers {
         throw err;
       }
       if (!req.skill.trim()) throw badRequest("a cron needs a skill to fire");
+      const skills = listSkillInfos(skillDirs(state.paths), state.config.config.disabled.skills).map((s) => s.name);
+      const skill = req.skill.replace(/^\//, "");
+      if (!skills.includes(skill)) {
+        throw badRequest(`skill '${skill}' not found${didYouMean(skill, skills)}: see crabtalk skills`);
+      }
       for (const t of [req.quietStart, req.quietEnd]) {
         if (t !== undefined && t !== "" && !isValidTime(t)) throw badRequest(`invalid quiet time '${t}': use HH:MM`);
       }

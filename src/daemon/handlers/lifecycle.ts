@@ -4,7 +4,9 @@ import { badRequest, internal } from "../../protocol/errors.ts";
 import { ConfigError } from "../config/error.ts";
 import { validateConfig } from "../config/load.ts";
 import { redactConfigJson, restoreRedacted } from "../config/redact.ts";
-import { configJsonToToml } from "../config/write.ts";
+import { configJsonTable, withoutFilledDefaults } from "../config/write.ts";
+import { patchToml } from "../config/patch.ts";
+import { didYouMean } from "../config/schema-keys.ts";
 import { changeConfig, parseJsonObject } from "../config-change.ts";
 import type { DaemonState } from "../state.ts";
 import { VERSION } from "../../version.ts";
@@ -31,17 +33,22 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
 
     setConfig: async ({ config }) => {
       const incoming = parseJsonObject(config, "config");
-      let text: string;
+      let next: Record<string, unknown>;
       try {
         const restored = restoreRedacted(incoming, state.config.raw);
-        validateConfig(restored, { source: "config", requireModel: true });
-        text = configJsonToToml(restored);
+        const parsed = validateConfig(restored, { source: "config", requireModel: true });
+        const model = parsed.system.crab.model!;
+        const served = Object.values(parsed.provider).flatMap((p) => p.models);
+        if (served.length > 0 && !served.includes(model)) {
+          throw new ConfigError(`config: system.crab.model: no provider serves model '${model}'${didYouMean(model, served)}`);
+        }
+        next = withoutFilledDefaults(configJsonTable(restored), state.config.raw, configJsonTable(redactConfigJson({})));
       } catch (err) {
         if (err instanceof ConfigError) throw badRequest(err.message);
         throw err;
       }
-      // SetConfig replaces the whole file (§17.4): comments go with it.
-      await changeConfig(state, () => text, "SetConfig");
+      // The whole config is replaced by editing the file in place: comments stay.
+      await changeConfig(state, (text) => patchToml(text, next), "SetConfig");
       return { case: "pong", value: {} };
     },
 

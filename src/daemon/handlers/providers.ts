@@ -12,6 +12,10 @@ import { validateConfig } from "../config/load.ts";
 import { redactProvider, restoreProviderSecrets } from "../config/redact.ts";
 import { setKey, setTable } from "../config/table-edit.ts";
 import { changeConfig, parseJsonObject } from "../config-change.ts";
+import { didYouMean } from "../config/schema-keys.ts";
+import { configuredMcpNames } from "../mcp-servers.ts";
+import { listSkillInfos } from "../../runtime/skills/discover.ts";
+import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
 
 type Table = Record<string, unknown>;
@@ -53,6 +57,13 @@ export function providerHandlers(state: DaemonState): Handlers {
     };
   };
 
+  /** Names a [disabled] list may name: configured providers, MCP servers, discoverable skills. */
+  const knownNames = (list: "providers" | "mcps" | "skills"): string[] => {
+    if (list === "providers") return Object.keys(rawProviders());
+    if (list === "mcps") return configuredMcpNames(state.paths);
+    return listSkillInfos(skillDirs(state.paths), []).map((s) => s.name);
+  };
+
   return {
     listProviders: () => ({ case: "providerList", value: { providers: Object.keys(rawProviders()).map(info) } }),
 
@@ -68,12 +79,30 @@ export function providerHandlers(state: DaemonState): Handlers {
         if (err instanceof ConfigError) throw badRequest(err.message);
         throw err;
       }
-      await changeConfig(state, (text) => setTable(text, ["provider", name], table), "SetProvider");
+      // The first provider's first model becomes active, so that runs work at once.
+      const served = (m: string | undefined) =>
+        m !== undefined && Object.entries(state.config.config.provider).some(([n, p]) => n !== name && p.models.includes(m));
+      const models = table.models as string[];
+      const active = activeModel();
+      const makeActive = !served(active) && !(active && models.includes(active)) ? models[0] : undefined;
+      await changeConfig(
+        state,
+        (text) => {
+          const next = setTable(text, ["provider", name], table);
+          return makeActive ? setKey(next, ["system", "crab"], "model", makeActive) : next;
+        },
+        "SetProvider",
+      );
+      if (makeActive) state.log.info("active model set", { model: makeActive, provider: name });
       return { case: "providerList", value: { providers: [info(name)] } };
     },
 
     deleteProvider: async ({ name }) => {
       if (!Object.hasOwn(rawProviders(), name)) throw notFound(`provider '${name}' not found`);
+      const active = activeModel();
+      if (active && state.config.config.provider[name]?.models.includes(active)) {
+        throw badRequest(`cannot delete provider '${name}': it serves the active model '${active}'; choose another with crabtalk models use MODEL first`);
+      }
       await changeConfig(state, (text) => setTable(text, ["provider", name], undefined), "DeleteProvider");
       return { case: "pong", value: {} };
     },
@@ -98,21 +127,28 @@ export function providerHandlers(state: DaemonState): Handlers {
       },
     }),
 
-    listModels: () => ({
-      case: "modelList",
-      value: {
-        models: Object.entries(state.config.config.provider).flatMap(([provider, p]) =>
-          p.models.map((name) => ({
-            name,
-            provider,
-            active: name === activeModel(),
-            enabled: !disabled().providers.includes(provider),
-            kind: WIRE_KINDS[p.kind],
-            contextLimit: contextLimit(name, p.context_limits),
+    // Configured providers; with none, the ones detected from the environment.
+    listModels: () => {
+      const configured = Object.entries(state.config.config.provider).flatMap(([provider, p]) =>
+        p.models.map((name) => ({ name, provider, kind: p.kind, enabled: !disabled().providers.includes(provider), limits: p.context_limits })),
+      );
+      const listed =
+        configured.length > 0 ? configured : state.host.runtime.models.models().map((m) => ({ ...m, enabled: true, limits: undefined }));
+      const active = state.host.runtime.activeModel;
+      return {
+        case: "modelList",
+        value: {
+          models: listed.map((m) => ({
+            name: m.name,
+            provider: m.provider,
+            active: m.name === active,
+            enabled: m.enabled,
+            kind: WIRE_KINDS[m.kind],
+            contextLimit: contextLimit(m.name, m.limits),
           })),
-        ),
-      },
-    }),
+        },
+      };
+    },
 
     setEnabled: async ({ kind, name, enabled }) => {
       const list = DISABLED_LIST[kind];
@@ -120,6 +156,10 @@ export function providerHandlers(state: DaemonState): Handlers {
       const active = activeModel();
       if (list === "providers" && !enabled && active && state.config.config.provider[name]?.models.includes(active)) {
         throw badRequest(`cannot disable provider '${name}' — it serves the active model '${active}'`);
+      }
+      const known = knownNames(list);
+      if (!enabled && !known.includes(name)) {
+        throw badRequest(`cannot disable ${list.slice(0, -1)} '${name}': there is none${didYouMean(name, known)}`);
       }
       const current = disabled()[list];
       const next = enabled ? current.filter((n) => n !== name) : current.includes(name) ? current : [...current, name];

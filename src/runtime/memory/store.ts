@@ -140,7 +140,7 @@ export class MemoryStore {
   }
 }
 
-function isEntryFile(name: string): boolean {
+export function isEntryFile(name: string): boolean {
   return name.endsWith(".md") && !name.startsWith(".");
 }
 
