@@ -1,11 +1,11 @@
-// The README promises Node 20 and npm: every package `npm ci` installs must
-// accept Node 20, or npm warns EBADENGINE on a fresh machine.
+// The README promises Node 20 (20.12 or newer) and npm: every package `npm ci`
+// installs must accept Node 20.12, or npm warns EBADENGINE on a fresh machine.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "./support/daemon.ts";
 
-const NODE = [20, 0, 0];
+const NODE = [20, 12, 0];
 
 type Version = number[];
 

@@ -25,6 +25,8 @@ test("the default agent crab is registered with the active model", async () => {
     mcps: [],
     fallback: [],
     compact_tool_max_len: 1024,
+    run_timeout: 1800,
+    approve: [],
   });
   // No compact_threshold: 80 % of the window of fake-model (unknown family: 8192).
   expect(crab.compactThreshold).toBe(6553);

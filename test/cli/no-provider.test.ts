@@ -27,37 +27,37 @@ afterAll(async () => {
   cleanup(home);
 });
 
-const NO_KEY_LINE =
-  "crabtalk: no provider configured: run crabtalk setup; no provider key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, …) is set here\n";
+const FIX =
+  "run crabtalk setup, or crabtalk providers add NAME --kind KIND --api-key-env VAR --model MODEL (then crabtalk models use MODEL to switch)";
+const noModel = () => `crabtalk: no model configured in ${join(home, "config.toml")}: ${FIX}`;
+const NO_KEY = "; no provider key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, …) is set here\n";
 
 test("send in a pipe fails with one line naming crabtalk setup; nothing is sent", async () => {
   const r = await runCli(["send", "hello"], { home, env: NONE });
   expect(r.code).toBe(1);
   expect(r.stdout).toBe("");
-  expect(r.stderr).toBe(NO_KEY_LINE);
+  expect(r.stderr).toBe(noModel() + NO_KEY);
   expect(fake.requests).toHaveLength(0);
 });
 
 test("the line names the key variables found, with the setup command for them", async () => {
   const r = await runCli(["send", "--json", "hello"], { home, env: { ...NONE, GEMINI_API_KEY: "g-key-value" } });
   expect(r.code).toBe(1);
-  expect(r.stderr).toBe(
-    "crabtalk: no provider configured: run crabtalk setup; found GEMINI_API_KEY here: crabtalk setup --preset google --api-key-env GEMINI_API_KEY --model <model>\n",
-  );
+  expect(r.stderr).toBe(`${noModel()}; found GEMINI_API_KEY here: crabtalk setup --preset google --api-key-env GEMINI_API_KEY --model <model>\n`);
   expect(r.stderr).not.toContain("g-key-value");
 });
 
 test("chat in a pipe fails the same way before reading any line", async () => {
   const r = await runCli(["chat"], { home, env: NONE, stdin: "hello\n" });
   expect(r.code).toBe(1);
-  expect(r.stderr).toBe(NO_KEY_LINE);
+  expect(r.stderr).toBe(noModel() + NO_KEY);
 });
 
 test("start on a running daemon without a provider says how to add one", async () => {
   const r = await runCli(["start"], { home, env: NONE });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("already running");
-  expect(r.stdout).toContain("no provider configured: run crabtalk setup");
+  expect(r.stdout).toContain(`no model configured in ${join(home, "config.toml")}: run crabtalk setup`);
 });
 
 test("at a terminal, send offers setup; after it the message is answered", async () => {

@@ -4,6 +4,7 @@
 import type { Client } from "../../protocol/client.ts";
 import { DEFAULT_AGENT } from "../../runtime/agent-settings.ts";
 import { keyVarsIn } from "./key-vars.ts";
+import { homePaths, resolveHome } from "../../daemon/paths.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -23,14 +24,18 @@ export async function hasModel(client: Client, agent: string): Promise<boolean> 
   }
 }
 
-/** The one line for a pipe: what to run, and the key variables this environment has. */
+/** The one line for a pipe: where the config is, what to run, and the key variables this environment has. */
 export function noProviderLine(env: Env): string {
   const found = keyVarsIn(env);
   const first = found[0];
   const hint = first
     ? `; found ${found.map((f) => f.name).join(", ")} here: crabtalk setup --preset ${first.kind} --api-key-env ${first.name} --model <model>`
     : "; no provider key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, …) is set here";
-  return `no provider configured: run crabtalk setup${hint}`;
+  const config = homePaths(resolveHome(env)).config;
+  return (
+    `no model configured in ${config}: run crabtalk setup, ` +
+    `or crabtalk providers add NAME --kind KIND --api-key-env VAR --model MODEL (then crabtalk models use MODEL to switch)${hint}`
+  );
 }
 
 /**
@@ -53,7 +58,7 @@ export async function ensureProvider(
   const p = await import("@clack/prompts");
   const now = await p.confirm({ message: "No provider is configured, so no model can answer. Run crabtalk setup now?" });
   if (p.isCancel(now) || !now) {
-    process.stderr.write("crabtalk: no provider configured: run crabtalk setup when you are ready\n");
+    process.stderr.write("crabtalk: no model configured: run crabtalk setup when you are ready\n");
     return false;
   }
   const { interactiveSetup } = await import("./interactive.ts");
