@@ -13,7 +13,7 @@ setDefaultTimeout(30_000);
 
 let s: FakeSetup;
 beforeAll(async () => {
-  s = await startFakeSetup();
+  s = await startFakeSetup('\n# The type-ahead test gates a bash call on a file in the home, which a sandbox hides.\n[system.tools]\nsandbox = "off"\n');
   mkdirSync(join(s.daemon.home, "local/skills/greet"), { recursive: true });
   writeFileSync(join(s.daemon.home, "local/skills/greet/SKILL.md"), "---\nname: greet\ndescription: says hello\n---\nGreet warmly.\n");
 });

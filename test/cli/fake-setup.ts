@@ -20,7 +20,8 @@ export interface FakeSetup {
   stop(): Promise<void>;
 }
 
-export async function startFakeSetup(): Promise<FakeSetup> {
+/** `extra` is appended to the config (whole tables). */
+export async function startFakeSetup(extra = ""): Promise<FakeSetup> {
   const fake = await startFakeOpenAI();
   const daemon = await startDaemon({
     config: `[provider.fake]
@@ -30,7 +31,7 @@ models = ["fake-model"]
 
 [system.crab]
 model = "fake-model"
-`,
+${extra}`,
   });
   return {
     fake,

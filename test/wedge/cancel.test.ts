@@ -2,7 +2,7 @@
 // tool processes killed, partial answer kept as interrupted), and every run
 // has a wall-clock limit (run_timeout) — through the real daemon.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
@@ -133,6 +133,9 @@ describe("a stalled run", () => {
   });
 
   test("a cron-fired run obeys run_timeout too: no client is needed to end it", async () => {
+    const skill = join(fx.env.daemon.home, "local/skills/tick");
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(join(skill, "SKILL.md"), "---\nname: tick\ndescription: a periodic check\n---\n\nReport the time.\n");
     const r = await fx.client.send({ agent: "quick", content: "hi", sender: "cron-slow" });
     fx.env.fake.script({ text: "a cron answer that stalls", stallAfterChunks: 3 });
     await control.createCron({ schedule: "* * * * * *", skill: "tick", session: r.session, once: true });
