@@ -175,7 +175,6 @@ test("a run that stops at max_iterations exits 0 with a note on stderr", async (
 test("ask_user through the real daemon without a terminal: exit 1 pointing to chat", async () => {
   const questions = [{ question: "Proceed?", header: "Confirm", options: [{ label: "yes", description: "" }] }];
   s.fake.script({ toolCalls: [{ id: "ask1", name: "ask_user", arguments: JSON.stringify({ questions }) }] });
-  const started = Date.now();
   const r = await s.cli(["send", "--sender", "noterm", "may I?"]);
   expect(r.code).toBe(1);
   expect(r.stderr).toBe("crabtalk: ask_user needs an interactive terminal: use crabtalk chat\n");
@@ -183,7 +182,6 @@ test("ask_user through the real daemon without a terminal: exit 1 pointing to ch
   const next = await s.cli(["send", "--sender", "noterm", "never mind"]);
   expect(next.code).toBe(0);
   expect(next.stdout).toBe("ok\n");
-  expect(Date.now() - started).toBeLessThan(10000);
 });
 
 test("a provider 401 exits 1 with the provider's error on stderr; the daemon keeps serving", async () => {

