@@ -13,6 +13,7 @@ import {
   pieces,
   sleep,
   textPieces,
+  fakeHandle,
 } from "./fake-llm.ts";
 
 const ERROR_TYPES: Record<number, string> = {
@@ -51,18 +52,7 @@ export async function startFakeAnthropic(): Promise<FakeLLM> {
       return json(message(turn, model));
     },
   });
-  return {
-    url: `http://127.0.0.1:${server.port}`,
-    script: (...turns) => state.script(...turns),
-    requests: state.requests,
-    firstChunkSentAt: state.firstChunkSentAt,
-    get abandoned() {
-      return state.abandoned;
-    },
-    stop: async () => {
-      await server.stop(true);
-    },
-  };
+  return fakeHandle(server, state);
 }
 
 function errorResponse(status: number, message: string): Response {

@@ -4,7 +4,7 @@
 // `POST /model/<id>/converse` answered as JSON, driven by ScriptedTurns.
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
-import { DEFAULT_USAGE, FakeState, type FakeLLM, type ScriptedTurn, halves, json, pieces, sleep } from "./fake-llm.ts";
+import { DEFAULT_USAGE, FakeState, type FakeLLM, type ScriptedTurn, halves, json, pieces, sleep, fakeHandle } from "./fake-llm.ts";
 
 const EXCEPTIONS: Record<number, string> = {
   400: "ValidationException",
@@ -40,18 +40,7 @@ export async function startFakeBedrock(): Promise<FakeLLM> {
       return json(converse(turn));
     },
   });
-  return {
-    url: `http://127.0.0.1:${server.port}`,
-    script: (...turns) => state.script(...turns),
-    requests: state.requests,
-    firstChunkSentAt: state.firstChunkSentAt,
-    get abandoned() {
-      return state.abandoned;
-    },
-    stop: async () => {
-      await server.stop(true);
-    },
-  };
+  return fakeHandle(server, state);
 }
 
 function errorResponse(status: number, message: string): Response {

@@ -1,7 +1,7 @@
 // A fake Gemini Developer API server (Bun.serve on loopback) speaking the real
 // wire format: `models/<m>:streamGenerateContent?alt=sse` and
 // `models/<m>:generateContent`, plus the model list, driven by ScriptedTurns.
-import { DEFAULT_USAGE, FakeState, type FakeLLM, type ScriptedTurn, type SseEvent, json, pieces, sleep } from "./fake-llm.ts";
+import { DEFAULT_USAGE, FakeState, type FakeLLM, type ScriptedTurn, type SseEvent, json, pieces, sleep, fakeHandle } from "./fake-llm.ts";
 
 const STATUS_NAMES: Record<number, string> = {
   400: "INVALID_ARGUMENT",
@@ -49,18 +49,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       return json(response(turn, model, allParts(turn), true));
     },
   });
-  return {
-    url: `http://127.0.0.1:${server.port}`,
-    script: (...turns) => state.script(...turns),
-    requests: state.requests,
-    firstChunkSentAt: state.firstChunkSentAt,
-    get abandoned() {
-      return state.abandoned;
-    },
-    stop: async () => {
-      await server.stop(true);
-    },
-  };
+  return fakeHandle(server, state);
 }
 
 function errorResponse(status: number, message: string): Response {

@@ -222,3 +222,19 @@ export function isTitleRequest(body: unknown): boolean {
   const b = body as { stream?: boolean; messages?: unknown; contents?: unknown };
   return b.stream !== true && JSON.stringify(b.messages ?? b.contents ?? "").includes("Write a title of 3 to 6 words");
 }
+
+/** The FakeLLM a fake server hands its test: `path` is appended to its URL (OpenAI's `/v1`). */
+export function fakeHandle(server: { port?: number; stop(force?: boolean): Promise<void> | void }, state: FakeState, path = ""): FakeLLM {
+  return {
+    url: `http://127.0.0.1:${server.port}${path}`,
+    script: (...turns) => state.script(...turns),
+    requests: state.requests,
+    firstChunkSentAt: state.firstChunkSentAt,
+    get abandoned() {
+      return state.abandoned;
+    },
+    stop: async () => {
+      await server.stop(true);
+    },
+  };
+}

@@ -13,6 +13,7 @@ import {
   pieces,
   sleep,
   textPieces,
+  fakeHandle,
 } from "./fake-llm.ts";
 
 export interface FakeOpenAIOptions {
@@ -65,18 +66,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return json(completion(turn, model));
     },
   });
-  return {
-    url: `http://127.0.0.1:${server.port}/v1`,
-    script: (...turns) => state.script(...turns),
-    requests: state.requests,
-    firstChunkSentAt: state.firstChunkSentAt,
-    get abandoned() {
-      return state.abandoned;
-    },
-    stop: async () => {
-      await server.stop(true);
-    },
-  };
+  return fakeHandle(server, state, "/v1");
 }
 
 function usageBody(turn: ScriptedTurn) {
