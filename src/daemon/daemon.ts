@@ -13,7 +13,7 @@ import { loadCrons } from "./cron/store.ts";
 import { keepSearchIndex } from "./search-index.ts";
 import { connectionServer } from "./connections.ts";
 import { tcpPolicy } from "./tcp-peers.ts";
-import { DAEMON_UMASK } from "./home-modes.ts";
+import { applyDaemonUmask } from "./home-modes.ts";
 import { homeHider } from "./hide-home.ts";
 import { confinedHandlers } from "./confine.ts";
 import { toolOrigin } from "./tool-origin.ts";
@@ -29,7 +29,7 @@ export interface DaemonOptions {
 export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
   // Everything the daemon creates is its owner's alone (home-modes.ts).
-  process.umask(DAEMON_UMASK);
+  applyDaemonUmask();
   const paths = homePaths(resolveHome(env));
   // A background daemon's stderr is a file (`logs/daemon.out`): writing every
   // line there too would only duplicate daemon.log, unrotated.

@@ -9,6 +9,20 @@ import type { HomePaths } from "./paths.ts";
 /** Only the owner may read, write or list what the daemon creates. */
 export const DAEMON_UMASK = 0o077;
 
+/** The umask the daemon was started with: its tools get it back (their files are the user's, not the daemon's). */
+let startUmask: number | undefined;
+
+/** Sets the daemon's umask, remembering the one it replaces. */
+export function applyDaemonUmask(): void {
+  const previous = process.umask(DAEMON_UMASK);
+  startUmask ??= previous;
+}
+
+/** What tools run with: the umask the daemon was started with (undefined before applyDaemonUmask). */
+export function toolUmask(): number | undefined {
+  return startUmask;
+}
+
 export function tightenHome(p: HomePaths): void {
   for (const dir of [p.home, p.sessions, p.memoryDir, p.logsDir]) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -9,6 +9,7 @@ import type { AgentConfig } from "./config/schema.ts";
 import type { Logger } from "./log.ts";
 import { describeAvailability, probeSandbox, sandboxPolicy } from "./sandbox-policy.ts";
 import { toolSecrets } from "./tool-secrets.ts";
+import { toolUmask } from "./home-modes.ts";
 
 export interface ToolPolicyInput {
   loaded: LoadedConfig;
@@ -40,5 +41,5 @@ export function toolPolicy(input: ToolPolicyInput): ToolPolicy {
     home: input.home,
     env: input.env,
   });
-  return { env, secrets, sandboxFor };
+  return { env, secrets, sandboxFor, umask: toolUmask() };
 }

@@ -23,5 +23,7 @@ export interface ToolPolicy {
   readonly env: Readonly<Record<string, string>>;
   /** Values replaced by `<redacted>` in every tool output. */
   readonly secrets: readonly string[];
+  /** The umask tool processes start with (the user's, not the daemon's 077); undefined = inherited. */
+  readonly umask?: number;
   sandboxFor(agent: string): SandboxDecision;
 }

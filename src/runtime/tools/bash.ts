@@ -43,6 +43,7 @@ export const bashTool: Tool<z.output<typeof input>> = {
       baseEnv: ctx.policy?.env,
       env: args.env,
       sandbox: ctx.policy?.sandboxFor(ctx.agentDef.name),
+      umask: ctx.policy?.umask,
       processes: ctx.processes,
       agent: ctx.agentDef.name,
       timeoutSecs: args.timeout ?? BASH_DEFAULT_TIMEOUT_SECS,
@@ -58,6 +59,8 @@ export interface BashOptions {
   /** The model's extra variables. */
   env: Record<string, string>;
   sandbox?: SandboxDecision;
+  /** The umask the command starts with (default: the daemon's). */
+  umask?: number;
   /** Records the process for `agent`, so its connections to the daemon stay in that agent's scope. */
   processes?: ToolProcesses;
   agent?: string;
@@ -76,7 +79,9 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       resolve(result("", planned.error, -1, true));
       return;
     }
-    const [program, ...args] = planned.argv;
+    // The daemon's own umask (077) keeps its files private; files a command makes are the user's.
+    const argv = options.umask === undefined ? planned.argv : ["/bin/sh", "-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$@"`, "sh", ...planned.argv];
+    const [program, ...args] = argv;
     const token = options.processes && options.agent !== undefined ? options.processes.token(options.agent) : undefined;
     let child: ReturnType<typeof spawn>;
     try {
