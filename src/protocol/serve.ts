@@ -93,8 +93,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
   };
 
   const scrub = options.scrubError ?? ((m: string) => m);
-  const write = (reply: Reply) =>
-    channel.send(encodeReply(reply.case === "error" ? errorReply(reply.value.code ?? 500, scrub(reply.value.message ?? "")) : reply));
+  const write = (reply: Reply) => channel.send(encodeReply(scrubbed(reply, scrub)));
 
   return (async () => {
     while (!signal.aborted || queue.length > 0) {
@@ -128,6 +127,15 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
       }
     }
   })();
+}
+
+/** Error texts, of an ErrorMsg or of a stream's end, as the scrubber has them (no home paths). */
+function scrubbed(reply: Reply, scrub: (message: string) => string): Reply {
+  if (reply.case === "error") return errorReply(reply.value.code ?? 500, scrub(reply.value.message ?? ""));
+  // A stream's frames are made for this one connection: its end may be scrubbed in place.
+  const event = reply.case === "stream" ? reply.value.event : undefined;
+  if (event?.case === "end" && event.value.error) event.value.error = scrub(event.value.error);
+  return reply;
 }
 
 /** A frame above the maximum is never sent; the client gets an ErrorMsg instead. */

@@ -64,3 +64,23 @@ test("an unloaded session keeps its id and is read back from its file on the nex
   expect(sent).not.toContain("alpha");
   expect(sent).toContain("what was it?");
 });
+
+test("a session whose file is gone while unloaded ends its next run with an error naming <home>, not the home's path", async () => {
+  const { client, env } = t;
+  const first = await client.send({ agent: "crab", content: "soon forgotten", sender: "unload-gone" });
+  await until(async () => (await client.sessions()).find((s) => s.id === first.session && s.title !== "") ?? undefined, "the title");
+  const log = join(env.daemon.home, "logs/daemon.log");
+  const unloads = () => readFileSync(log, "utf8").split("unloaded idle sessions").length;
+  await Bun.sleep(1100); // idle for unload_after: the next sweep unloads it
+  const before = unloads();
+  await until(() => (unloads() > before ? true : undefined), "the unload");
+  rmSync((await client.listConversations("crab", "unload-gone"))[0].filePath);
+
+  let error = "";
+  for await (const e of client.stream({ agent: "crab", content: "still there?", session: first.session })) {
+    if (e.event.case === "end") error = e.event.value.error;
+  }
+  expect(error).toStartWith(`session ${first.session} cannot be reloaded`);
+  expect(error).toContain("<home>");
+  expect(error).not.toContain(env.daemon.home);
+});
