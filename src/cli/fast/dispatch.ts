@@ -1,0 +1,130 @@
+// The fast path of the command line: `send`, `ping` and `--version` in their
+// common forms run here without loading commander or protobuf-es (issue 11:
+// those cost most of a short command's start). Anything else, or anything
+// unusual about these (other flags, a terminal on standard input, a value
+// commander would reject), returns false and the full CLI handles it, so
+// output, errors and exit status stay those of src/cli/commands.
+import { statSync } from "node:fs";
+import { isatty } from "node:tty";
+import { resolve } from "node:path";
+import { DaemonError } from "../../protocol/daemon-error.ts";
+import { versionLine } from "../../version.ts";
+import { UnreachableError, type ConnectOptions } from "../endpoint.ts";
+import { FastClient } from "./client.ts";
+import { stdio, type Sink } from "./output.ts";
+import { fastSend, type FastSendOptions } from "./send.ts";
+
+type Run = (out: { stdout: Sink; stderr: Sink }) => Promise<number>;
+
+/** Runs the command when the fast path handles it; false means: use the full CLI. */
+export async function runFast(argv: string[]): Promise<boolean> {
+  const run = plan(argv);
+  if (!run) return false;
+  const out = stdio();
+  let code: number;
+  try {
+    code = await run(out);
+  } catch (err) {
+    out.stderr.write(`crabtalk: ${describe(err)}\n`);
+    code = err instanceof UnreachableError ? 2 : 1;
+  }
+  await Promise.all([out.stdout.flush(), out.stderr.flush()]);
+  process.exitCode = code;
+  return true;
+}
+
+/** What to run for these arguments, or undefined to leave them to the full CLI. */
+export function plan(argv: string[]): Run | undefined {
+  const conn: ConnectOptions = {};
+  let i = 0;
+  if (argv[i] === "--tcp") {
+    conn.tcp = true;
+    i++;
+  }
+  const [command, ...rest] = argv.slice(i);
+  if (argv.length === 1 && (command === "--version" || command === "-V")) {
+    return async ({ stdout }) => {
+      stdout.write(`${versionLine()}\n`);
+      return 0;
+    };
+  }
+  if (command === "ping" && rest.length === 0) return (out) => ping(conn, out);
+  if (command === "send") {
+    const opts = sendOptions(rest);
+    // A terminal on standard input can answer ask_user and approval questions: the full command does that.
+    if (opts && !isatty(0)) return (out) => fastSend(opts, conn, out);
+  }
+  return undefined;
+}
+
+async function ping(conn: ConnectOptions, { stdout, stderr }: { stdout: Sink; stderr: Sink }): Promise<number> {
+  const client = await FastClient.open(conn, (line) => stderr.write(line));
+  try {
+    const started = performance.now();
+    await client.ping();
+    stdout.write(`pong in ${(performance.now() - started).toFixed(1)} ms\n`);
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
+
+const VALUE_OPTIONS: Record<string, keyof FastSendOptions> = {
+  "-a": "agent",
+  "--agent": "agent",
+  "-s": "session",
+  "--session": "session",
+  "--sender": "sender",
+  "--resume": "resume",
+  "--cwd": "cwd",
+};
+
+/** `send`'s arguments as commander would parse them, or undefined for anything not plainly valid. */
+export function sendOptions(args: string[]): FastSendOptions | undefined {
+  const opts: FastSendOptions = { agent: "crab", new: false, json: false };
+  let message: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    let arg = args[i];
+    if (arg === "-n" || arg === "--new") opts.new = true;
+    else if (arg === "--json") opts.json = true;
+    else if (arg === "-" || !arg.startsWith("-")) {
+      if (message !== undefined) return undefined;
+      message = arg;
+    } else {
+      let value: string | undefined;
+      const eq = arg.indexOf("=");
+      if (arg.startsWith("--") && eq > 0) {
+        value = arg.slice(eq + 1);
+        arg = arg.slice(0, eq);
+      } else {
+        value = args[++i];
+        if (value === undefined || value.startsWith("-")) return undefined;
+      }
+      const key = VALUE_OPTIONS[arg];
+      if (!key) return undefined;
+      if (key === "session") {
+        if (!/^\d+$/.test(value.trim())) return undefined;
+        opts.session = BigInt(value.trim());
+      } else if (key === "cwd") {
+        const dir = resolve(value);
+        if (!isDirectory(dir)) return undefined;
+        opts.cwd = dir;
+      } else (opts as unknown as Record<string, string>)[key] = value;
+    }
+  }
+  opts.message = message;
+  return opts;
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof DaemonError) return `${err.message} (error ${err.code})`;
+  return err instanceof Error ? err.message : String(err);
+}
