@@ -17,8 +17,12 @@ const TARGETS = [
 ] as const;
 
 // A daemon must not pick up .env or bunfig.toml from whatever directory it starts in.
+// ESM with code splitting keeps what main.ts imports lazily (the full CLI, the
+// daemon) in chunks a short command never loads (issue 11).
 const FLAGS = [
   "--compile",
+  "--format=esm",
+  "--splitting",
   "--minify",
   "--bytecode",
   "--sourcemap=none",
