@@ -1,9 +1,29 @@
 // How CLI commands reach the daemon: the Unix socket, or TCP with --tcp.
-import { connect } from "../transport/connect.ts";
+import { readFileSync } from "node:fs";
+import { connect, type Endpoint } from "../transport/connect.ts";
 import { Client } from "../protocol/client.ts";
-import { daemonEndpoint, unreachable, versionWarning, type ConnectOptions } from "./endpoint.ts";
+import { homePaths, resolveHome } from "../daemon/paths.ts";
+import { locate, tcpEndpoint, unreachable, versionFrom, versionWarning, type ConnectOptions } from "./endpoint.ts";
 
-export { daemonEndpoint, daemonVersion, UnreachableError, type ConnectOptions } from "./endpoint.ts";
+export { UnreachableError, type ConnectOptions } from "./endpoint.ts";
+
+export function daemonEndpoint(options: ConnectOptions, env = process.env): Endpoint {
+  const { paths, unix } = locate(options, env);
+  return unix ?? tcpEndpoint(paths, readText(paths.portFile));
+}
+
+/** The version the running daemon wrote at start, or undefined (an older or foreign daemon). */
+export function daemonVersion(env = process.env): string | undefined {
+  return versionFrom(readText(homePaths(resolveHome(env)).versionFile));
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
 
 export async function connectClient(options: ConnectOptions): Promise<Client> {
   const endpoint = daemonEndpoint(options);
@@ -23,7 +43,7 @@ let versionChecked = false;
 function warnIfVersionsDiffer(): void {
   if (versionChecked) return;
   versionChecked = true;
-  const warning = versionWarning();
+  const warning = versionWarning(daemonVersion());
   if (warning) process.stderr.write(warning);
 }
 

@@ -4,8 +4,6 @@
 // unusual about these (other flags, a terminal on standard input, a value
 // commander would reject), returns false and the full CLI handles it, so
 // output, errors and exit status stay those of src/cli/commands.
-import { statSync } from "node:fs";
-import { isatty } from "node:tty";
 import { resolve } from "node:path";
 import { DaemonError } from "../../protocol/daemon-error.ts";
 import { versionLine } from "../../version.ts";
@@ -13,14 +11,15 @@ import { UnreachableError, type ConnectOptions } from "../endpoint.ts";
 import { FastClient } from "./client.ts";
 import { stdio, type Sink } from "./output.ts";
 import { fastSend, type FastSendOptions } from "./send.ts";
+import { isDirectory, isTerminal } from "./terminal.ts";
 
 type Run = (out: { stdout: Sink; stderr: Sink }) => Promise<number>;
 
 /** Runs the command when the fast path handles it; false means: use the full CLI. */
 export async function runFast(argv: string[]): Promise<boolean> {
-  const run = plan(argv);
+  const run = await plan(argv);
   if (!run) return false;
-  const out = stdio();
+  const out = await stdio();
   let code: number;
   try {
     code = await run(out);
@@ -34,7 +33,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
 }
 
 /** What to run for these arguments, or undefined to leave them to the full CLI. */
-export function plan(argv: string[]): Run | undefined {
+export async function plan(argv: string[]): Promise<Run | undefined> {
   const conn: ConnectOptions = {};
   let i = 0;
   if (argv[i] === "--tcp") {
@@ -50,9 +49,9 @@ export function plan(argv: string[]): Run | undefined {
   }
   if (command === "ping" && rest.length === 0) return (out) => ping(conn, out);
   if (command === "send") {
-    const opts = sendOptions(rest);
+    const opts = await sendOptions(rest);
     // A terminal on standard input can answer ask_user and approval questions: the full command does that.
-    if (opts && !isatty(0)) return (out) => fastSend(opts, conn, out);
+    if (opts && !(await isTerminal(0))) return (out) => fastSend(opts, conn, out);
   }
   return undefined;
 }
@@ -80,7 +79,7 @@ const VALUE_OPTIONS: Record<string, keyof FastSendOptions> = {
 };
 
 /** `send`'s arguments as commander would parse them, or undefined for anything not plainly valid. */
-export function sendOptions(args: string[]): FastSendOptions | undefined {
+export async function sendOptions(args: string[]): Promise<FastSendOptions | undefined> {
   const opts: FastSendOptions = { agent: "crab", new: false, json: false };
   let message: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -107,21 +106,13 @@ export function sendOptions(args: string[]): FastSendOptions | undefined {
         opts.session = BigInt(value.trim());
       } else if (key === "cwd") {
         const dir = resolve(value);
-        if (!isDirectory(dir)) return undefined;
+        if (!(await isDirectory(dir))) return undefined;
         opts.cwd = dir;
       } else (opts as unknown as Record<string, string>)[key] = value;
     }
   }
   opts.message = message;
   return opts;
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function describe(err: unknown): string {

@@ -1,7 +1,7 @@
 // stdout and stderr for the fast CLI path, written through Bun's file sinks:
 // touching process.stdout/stderr would load Node's stream layer (≈12 ms, 10 MiB).
-import { isatty } from "node:tty";
 import type { FileSink } from "bun";
+import { isTerminal } from "./terminal.ts";
 
 export interface Sink {
   readonly isTTY: boolean;
@@ -10,9 +10,9 @@ export interface Sink {
   flush(): Promise<void>;
 }
 
-function sink(writer: FileSink, fd: number): Sink {
+function sink(writer: FileSink, isTTY: boolean): Sink {
   return {
-    isTTY: isatty(fd),
+    isTTY,
     write(s: string) {
       writer.write(s);
       void writer.flush();
@@ -23,6 +23,7 @@ function sink(writer: FileSink, fd: number): Sink {
   };
 }
 
-export function stdio(): { stdout: Sink; stderr: Sink } {
-  return { stdout: sink(Bun.stdout.writer(), 1), stderr: sink(Bun.stderr.writer(), 2) };
+export async function stdio(): Promise<{ stdout: Sink; stderr: Sink }> {
+  const [out, err] = await Promise.all([isTerminal(1), isTerminal(2)]);
+  return { stdout: sink(Bun.stdout.writer(), out), stderr: sink(Bun.stderr.writer(), err) };
 }
