@@ -107,7 +107,7 @@ describe("fast codec agrees with protobuf-es", () => {
   }
 
   test("server variants the fast path does not read decode as no case", () => {
-    const bytes = toBinary(pb.ServerMessageSchema, create(pb.ServerMessageSchema, { msg: { case: "sessions", value: {} } }));
+    const bytes = toBinary(pb.ServerMessageSchema, create(pb.ServerMessageSchema, { msg: { case: "config", value: { config: "{}" } } }));
     const { ServerMessage } = Object.fromEntries(FAST_MESSAGES.map((m) => [m.typeName.split(".").pop(), m]));
     expect(decode(ServerMessage!, bytes)).toEqual({ $typeName: "crabtalk.protocol.ServerMessage", msg: { case: undefined } });
   });

@@ -4,7 +4,7 @@
 import type { FrameEvent } from "../../protocol/frame.ts";
 import { ClientMessage, decode, encode, ServerMessage, type Msg } from "../../protocol/fast/codec.ts";
 import { DaemonError } from "../../protocol/daemon-error.ts";
-import type { AgentInfo, StreamEvent, StreamMsg } from "../../protocol/gen/crabtalk_pb.ts";
+import type { AgentInfo, DaemonStats, SessionInfo, StreamEvent, StreamMsg } from "../../protocol/gen/crabtalk_pb.ts";
 import { connect } from "../../transport/connect.ts";
 import type { FramedConnection } from "../../transport/connection.ts";
 import { locate, tcpEndpoint, unreachable, versionFrom, versionWarning, type ConnectOptions } from "../endpoint.ts";
@@ -41,6 +41,16 @@ export class FastClient {
 
   async ping(): Promise<void> {
     await this.call({ case: "ping", value: { $typeName: "crabtalk.protocol.Ping" } }, "pong");
+  }
+
+  async getStats(): Promise<DaemonStats> {
+    const value = { $typeName: "crabtalk.protocol.GetStats" };
+    return (await this.call({ case: "getStats", value }, "stats")) as unknown as DaemonStats;
+  }
+
+  async sessions(): Promise<SessionInfo[]> {
+    const value = { $typeName: "crabtalk.protocol.Sessions" };
+    return ((await this.call({ case: "sessions", value }, "sessions")) as unknown as { sessions: SessionInfo[] }).sessions;
   }
 
   async getAgent(name: string): Promise<AgentInfo> {

@@ -1,4 +1,4 @@
-// The fast path of the command line: `send`, `ping` and `--version` in their
+// The fast path of the command line: `send`, `ping`, `stats`, `sessions` and `--version` in their
 // common forms run here without loading commander or protobuf-es (issue 11:
 // those cost most of a short command's start). Anything else, or anything
 // unusual about these (other flags, a terminal on standard input, a value
@@ -7,6 +7,9 @@
 import { resolve } from "node:path";
 import { DaemonError } from "../../protocol/daemon-error.ts";
 import { versionLine } from "../../version.ts";
+import { sessionsTable } from "../listings.ts";
+import { toPlain } from "../plain-json.ts";
+import { statsText } from "../stats-view.ts";
 import { UnreachableError, type ConnectOptions } from "../endpoint.ts";
 import { FastClient } from "./client.ts";
 import { stdio, type Sink } from "./output.ts";
@@ -48,6 +51,18 @@ export async function plan(argv: string[]): Promise<Run | undefined> {
     };
   }
   if (command === "ping" && rest.length === 0) return (out) => ping(conn, out);
+  const json = rest.length === 0 ? false : rest.length === 1 && rest[0] === "--json" ? true : undefined;
+  if (command === "stats" && json !== undefined) {
+    return (out) =>
+      withFastClient(conn, out, async (client) => out.stdout.write(`${statsText(await client.getStats(), json)}\n`));
+  }
+  if (command === "sessions" && json !== undefined) {
+    return (out) =>
+      withFastClient(conn, out, async (client) => {
+        const sessions = await client.sessions();
+        out.stdout.write(`${json ? JSON.stringify(toPlain(sessions)) : sessionsTable(sessions)}\n`);
+      });
+  }
   if (command === "send") {
     const opts = await sendOptions(rest);
     // A terminal on standard input can answer ask_user and approval questions: the full command does that.
@@ -56,12 +71,23 @@ export async function plan(argv: string[]): Promise<Run | undefined> {
   return undefined;
 }
 
-async function ping(conn: ConnectOptions, { stdout, stderr }: { stdout: Sink; stderr: Sink }): Promise<number> {
-  const client = await FastClient.open(conn, (line) => stderr.write(line));
-  try {
+function ping(conn: ConnectOptions, out: { stdout: Sink; stderr: Sink }): Promise<number> {
+  return withFastClient(conn, out, async (client) => {
     const started = performance.now();
     await client.ping();
-    stdout.write(`pong in ${(performance.now() - started).toFixed(1)} ms\n`);
+    out.stdout.write(`pong in ${(performance.now() - started).toFixed(1)} ms\n`);
+  });
+}
+
+/** Opens a client, runs `fn`, always closes; exit status 0. */
+async function withFastClient(
+  conn: ConnectOptions,
+  { stderr }: { stderr: Sink },
+  fn: (client: FastClient) => Promise<void>,
+): Promise<number> {
+  const client = await FastClient.open(conn, (line) => stderr.write(line));
+  try {
+    await fn(client);
     return 0;
   } finally {
     await client.close();

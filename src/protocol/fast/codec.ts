@@ -45,6 +45,25 @@ const desc = (name: string, fields: FieldDesc[], oneof?: string): MessageDesc =>
 
 export const Ping: MessageDesc = desc("Ping", []);
 export const Pong: MessageDesc = desc("Pong", []);
+export const GetStats: MessageDesc = desc("GetStats", []);
+export const Sessions: MessageDesc = desc("Sessions", []);
+export const DaemonStats: MessageDesc = desc("DaemonStats", [
+  { no: 1, name: "uptimeSecs", kind: "uint64" },
+  u32(2, "activeSessions"),
+  u32(3, "registeredAgents"),
+  s(4, "activeModel"),
+  s(5, "version"),
+]);
+export const SessionInfo: MessageDesc = desc("SessionInfo", [
+  { no: 1, name: "id", kind: "uint64" },
+  s(2, "agent"),
+  s(3, "createdBy"),
+  { no: 4, name: "messageCount", kind: "uint64" },
+  { no: 5, name: "aliveSecs", kind: "uint64" },
+  bool(6, "active"),
+  s(7, "title"),
+]);
+export const SessionList: MessageDesc = desc("SessionList", [msg(1, "sessions", () => SessionInfo, true)]);
 export const GetAgentMsg: MessageDesc = desc("GetAgentMsg", [s(1, "name")]);
 export const StreamMsg: MessageDesc = desc("StreamMsg", [
   s(1, "agent"),
@@ -127,7 +146,13 @@ export const AgentInfo: MessageDesc = desc("AgentInfo", [
 /** The client envelope, limited to the requests the fast path sends. */
 export const ClientMessage: MessageDesc = desc(
   "ClientMessage",
-  [msg(2, "stream", () => StreamMsg), msg(16, "getAgent", () => GetAgentMsg), msg(30, "ping", () => Ping)],
+  [
+    msg(2, "stream", () => StreamMsg),
+    msg(4, "sessions", () => Sessions),
+    msg(16, "getAgent", () => GetAgentMsg),
+    msg(30, "ping", () => Ping),
+    msg(33, "getStats", () => GetStats),
+  ],
   "msg",
 );
 
@@ -138,7 +163,9 @@ export const ServerMessage: MessageDesc = desc(
     msg(1, "error", () => ErrorMsg),
     msg(2, "pong", () => Pong),
     msg(4, "stream", () => StreamEvent),
+    msg(5, "sessions", () => SessionList),
     msg(11, "agentInfo", () => AgentInfo),
+    msg(20, "stats", () => DaemonStats),
   ],
   "msg",
 );
@@ -272,7 +299,7 @@ function writeValue(f: FieldDesc, v: unknown, w: Writer): void {
 }
 
 const ALL = [
-  Ping, Pong, GetAgentMsg, StreamMsg, ErrorMsg, TokenUsage, StreamStart, StreamChunk, StreamThinking,
+  Ping, Pong, GetStats, Sessions, DaemonStats, SessionInfo, SessionList, GetAgentMsg, StreamMsg, ErrorMsg, TokenUsage, StreamStart, StreamChunk, StreamThinking,
   ToolCallInfo, ToolStartEvent, ToolResultEvent, ToolsCompleteEvent, StreamEnd, AskOption, AskQuestion,
   AskUserEvent, StreamEvent, AgentInfo, ClientMessage, ServerMessage,
 ];
