@@ -41,6 +41,15 @@ function gitCommit(): string {
 
 const COMMIT = gitCommit();
 
+/** `crabtalk --help` as the full CLI prints it to a pipe, stamped in so the fast path prints it without commander. */
+function helpText(): string {
+  const help = Bun.spawnSync([process.execPath, "src/main.ts", "--help"], { stderr: "inherit" });
+  if (help.exitCode !== 0) throw new Error("crabtalk --help failed");
+  return help.stdout.toString();
+}
+
+const HELP = helpText();
+
 async function compile(outfile: string, target?: string): Promise<void> {
   const stamp = (name: string, value: string) => `--define=${name}=${JSON.stringify(value)}`;
   const args = [
@@ -50,6 +59,7 @@ async function compile(outfile: string, target?: string): Promise<void> {
     stamp("CRABTALK_BUILD_VERSION", process.env.CRABTALK_VERSION || pkg.version),
     stamp("CRABTALK_BUILD_COMMIT", COMMIT),
     stamp("CRABTALK_BUILD_TARGET", target ? target.replace(/^bun-/, "") : ""),
+    stamp("CRABTALK_BUILD_HELP", HELP),
     "src/main.ts",
     "--outfile",
     outfile,

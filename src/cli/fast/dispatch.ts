@@ -1,4 +1,4 @@
-// The fast path of the command line: `send`, `ping`, `stats`, `sessions` and `--version` in their
+// The fast path of the command line: `send`, `ping`, `stats`, `sessions`, `--version` and `--help` in their
 // common forms run here without loading commander or protobuf-es (issue 11:
 // those cost most of a short command's start). Anything else, or anything
 // unusual about these (other flags, a terminal on standard input, a value
@@ -15,6 +15,9 @@ import { FastClient } from "./client.ts";
 import { stdio, type Sink } from "./output.ts";
 import { fastSend, type FastSendOptions } from "./send.ts";
 import { isDirectory, isTerminal } from "./terminal.ts";
+
+/** `crabtalk --help` as the full CLI prints it to a pipe; stamped by build.ts into compiled builds. */
+declare const CRABTALK_BUILD_HELP: string | undefined;
 
 type Run = (out: { stdout: Sink; stderr: Sink }) => Promise<number>;
 
@@ -49,6 +52,16 @@ export async function plan(argv: string[]): Promise<Run | undefined> {
       stdout.write(`${versionLine()}\n`);
       return 0;
     };
+  }
+  // Commander wraps help to a terminal's width: only a pipe or file gets the stamped text.
+  if (argv.length === 1 && (command === "--help" || command === "-h") && typeof CRABTALK_BUILD_HELP === "string") {
+    const help = CRABTALK_BUILD_HELP;
+    if (!(await isTerminal(1))) {
+      return async ({ stdout }) => {
+        stdout.write(help);
+        return 0;
+      };
+    }
   }
   if (command === "ping" && rest.length === 0) return (out) => ping(conn, out);
   const json = rest.length === 0 ? false : rest.length === 1 && rest[0] === "--json" ? true : undefined;
