@@ -1,6 +1,6 @@
-// The fast path of the command line: `send`, `ping`, `stats`, `sessions`, `--version` and `--help` in their
-// common forms run here without loading commander or protobuf-es (issue 11:
-// those cost most of a short command's start). Anything else, or anything
+// The fast path of the command line: `send`, `ping`, `stats`, `sessions`,
+// `--version` and `--help` in their common forms run here without loading
+// commander or protobuf-es (issue 11: those cost most of a short command's start). Anything else, or anything
 // unusual about these (other flags, a terminal on standard input, a value
 // commander would reject), returns false and the full CLI handles it, so
 // output, errors and exit status stay those of src/cli/commands.
@@ -47,21 +47,11 @@ export async function plan(argv: string[]): Promise<Run | undefined> {
     i++;
   }
   const [command, ...rest] = argv.slice(i);
-  if (argv.length === 1 && (command === "--version" || command === "-V")) {
-    return async ({ stdout }) => {
-      stdout.write(`${versionLine()}\n`);
-      return 0;
-    };
-  }
+  const print = (text: string): Run => async ({ stdout }) => (stdout.write(text), 0);
+  if (argv.length === 1 && (command === "--version" || command === "-V")) return print(`${versionLine()}\n`);
   // Commander wraps help to a terminal's width: only a pipe or file gets the stamped text.
   if (argv.length === 1 && (command === "--help" || command === "-h") && typeof CRABTALK_BUILD_HELP === "string") {
-    const help = CRABTALK_BUILD_HELP;
-    if (!(await isTerminal(1))) {
-      return async ({ stdout }) => {
-        stdout.write(help);
-        return 0;
-      };
-    }
+    if (!(await isTerminal(1))) return print(CRABTALK_BUILD_HELP);
   }
   if (command === "ping" && rest.length === 0) return (out) => ping(conn, out);
   const json = rest.length === 0 ? false : rest.length === 1 && rest[0] === "--json" ? true : undefined;
