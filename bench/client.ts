@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDaemon, tempHome, type TestDaemon } from "../test/support/daemon.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
+import { FastClient } from "../src/cli/fast/client.ts";
 import { REPO, TIMEOUT, compiledBinary, trackCleanup, withTimeout } from "./daemon.ts";
 import { median, progress, round } from "./stats.ts";
 
@@ -30,6 +31,7 @@ export const TARGETS = { send_ratio: 2, send_rss_mib: 36, command_ratio: 2.5, co
 const COMMANDS: Record<string, string[]> = {
   "send hi": ["send", "hi"],
   "send --json hi": ["send", "--json", "hi"],
+  "send --new hi": ["send", "--new", "hi"],
   ping: ["ping"],
   "--version": ["--version"],
   "--help": ["--help"],
@@ -154,6 +156,26 @@ export async function runClient(options: ClientOptions) {
       );
     }
 
+    // The daemon's share of a send: one turn and the agent lookup on a warm connection, no process start.
+    const turns: number[] = [];
+    const savedHome = process.env.CRABTALK_HOME;
+    process.env.CRABTALK_HOME = home;
+    const client = await FastClient.open({}, () => {});
+    try {
+      for (let i = 0; i < options.rounds; i++) {
+        const t0 = performance.now();
+        for await (const event of client.stream({ agent: "crab", content: "hi", newChat: true, cwd: dir })) void event;
+        await client.getAgent("crab");
+        turns.push(performance.now() - t0);
+      }
+    } finally {
+      await client.close();
+      if (savedHome === undefined) delete process.env.CRABTALK_HOME;
+      else process.env.CRABTALK_HOME = savedHome;
+    }
+    const daemonTurn = median(turns);
+    progress(`client: daemon turn + agent lookup, warm connection: ${daemonTurn.toFixed(1)} ms`);
+
     // Concurrent sends, against as many concurrent hellos.
     const batch = async (argv: (i: number) => string[]) => {
       const t0 = performance.now();
@@ -187,6 +209,7 @@ export async function runClient(options: ClientOptions) {
       baseline: baseline ?? null,
       rounds: options.rounds,
       hello_median_ms: round(floor, 1),
+      daemon_turn_warm_connection_ms: round(daemonTurn, 1),
       commands,
       concurrent,
       targets: TARGETS,
