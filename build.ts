@@ -17,8 +17,12 @@ const TARGETS = [
 ] as const;
 
 // A daemon must not pick up .env or bunfig.toml from whatever directory it starts in.
+// ESM with code splitting keeps what main.ts imports lazily (the full CLI, the
+// daemon) in chunks a short command never loads (issue 11).
 const FLAGS = [
   "--compile",
+  "--format=esm",
+  "--splitting",
   "--minify",
   "--bytecode",
   "--sourcemap=none",
@@ -37,6 +41,15 @@ function gitCommit(): string {
 
 const COMMIT = gitCommit();
 
+/** `crabtalk --help` as the full CLI prints it to a pipe, stamped in so the fast path prints it without commander. */
+function helpText(): string {
+  const help = Bun.spawnSync([process.execPath, "src/main.ts", "--help"], { stderr: "inherit" });
+  if (help.exitCode !== 0) throw new Error("crabtalk --help failed");
+  return help.stdout.toString();
+}
+
+const HELP = helpText();
+
 async function compile(outfile: string, target?: string): Promise<void> {
   const stamp = (name: string, value: string) => `--define=${name}=${JSON.stringify(value)}`;
   const args = [
@@ -46,6 +59,7 @@ async function compile(outfile: string, target?: string): Promise<void> {
     stamp("CRABTALK_BUILD_VERSION", process.env.CRABTALK_VERSION || pkg.version),
     stamp("CRABTALK_BUILD_COMMIT", COMMIT),
     stamp("CRABTALK_BUILD_TARGET", target ? target.replace(/^bun-/, "") : ""),
+    stamp("CRABTALK_BUILD_HELP", HELP),
     "src/main.ts",
     "--outfile",
     outfile,

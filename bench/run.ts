@@ -1,5 +1,5 @@
 // Benchmark entry (`bun run bench`). Usage:
-//   bun bench/run.ts [codec] [ping] [startup] [agent] [send] [session] [search] [soak] [--quick] [--sequential-stops]
+//   bun bench/run.ts [codec] [client] [ping] [startup] [agent] [send] [session] [search] [soak] [--quick] [--sequential-stops]
 // Runs the named groups (default: all), prints one JSON object to stdout and
 // writes it to bench/results/latest.json. Progress goes to stderr.
 // --quick shortens every duration (smoke run). --sequential-stops makes each
@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
 import { join } from "node:path";
 import { runAgentBench } from "./agent.ts";
+import { runClient } from "./client.ts";
 import { runCodec } from "./codec.ts";
 import { stopAll } from "./daemon.ts";
 import { runPing } from "./ping.ts";
@@ -19,7 +20,7 @@ import { runSoak } from "./soak.ts";
 import { runStartup } from "./startup.ts";
 import { progress, round } from "./stats.ts";
 
-const GROUPS = ["codec", "ping", "startup", "agent", "send", "session", "search", "soak"] as const;
+const GROUPS = ["codec", "client", "ping", "startup", "agent", "send", "session", "search", "soak"] as const;
 type Group = (typeof GROUPS)[number];
 
 function usage(): string {
@@ -66,6 +67,14 @@ async function main(): Promise<number> {
     progress(`── ${group}${quick ? " (quick)" : ""}`);
     if (group === "codec") {
       report.codec = await runCodec({ durationMs: quick ? 50 : 500 });
+    } else if (group === "client") {
+      report.client = await runClient({
+        rounds: quick ? 5 : 40,
+        warmup: quick ? 1 : 3,
+        rssRuns: quick ? 1 : 5,
+        batches: quick ? 2 : 10,
+        concurrency: 20,
+      });
     } else if (group === "ping") {
       report.ping = await runPing({ durationMs: quick ? 250 : 2000, warmupPings: quick ? 20 : 200 });
     } else if (group === "startup") {

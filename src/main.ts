@@ -1,11 +1,17 @@
 #!/usr/bin/env bun
-// Entry: hand argv to the CLI. (No top-level await: bytecode builds need it.)
-import { buildProgram } from "./cli/program.ts";
-import { serviceShorthand } from "./cli/commands/services.ts";
+// Entry: the fast path (src/cli/fast) for the hot commands, else the full
+// CLI, loaded only then. (No top-level await: bytecode builds need it.)
+import { runFast } from "./cli/fast/dispatch.ts";
 
-const program = buildProgram();
-program
-  .parseAsync(serviceShorthand(process.argv, program))
+async function fullCli(): Promise<void> {
+  const { buildProgram } = await import("./cli/program.ts");
+  const { serviceShorthand } = await import("./cli/commands/services.ts");
+  const program = buildProgram();
+  await program.parseAsync(serviceShorthand(process.argv, program));
+}
+
+runFast(process.argv.slice(2))
+  .then((handled) => (handled ? undefined : fullCli()))
   .catch((err: unknown) => {
     process.stderr.write(`crabtalk: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

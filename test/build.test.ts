@@ -30,6 +30,12 @@ test("the compiled binary runs `crabtalk daemon` with no other files present", a
     const version = await runCli(["--version"], { home, command: [binary] });
     const sha = Bun.spawnSync(["git", "rev-parse", "--short=9", "HEAD"]).stdout.toString().trim();
     expect(version.stdout.trim()).toMatch(new RegExp(`^crabtalk ${pkg.version.replace(/\./g, "\\.")} \\(${sha}(-dirty)?, linux-(x64|arm64)\\)$`));
+    // The fast path's stamped help is the full CLI's, word for word.
+    const help = await runCli(["--help"], { home, command: [binary] });
+    const fullHelp = await runCli(["--help"], { home });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("crabtalk send");
+    expect(help.stdout).toBe(fullHelp.stdout);
   } finally {
     expect(await daemon.stop()).toBe(0);
     cleanup(home);

@@ -1,6 +1,5 @@
 // The agent config JSON of CreateAgent/UpdateAgent (daemon.md §5.4), built
 // from --json/--file and the convenience flags, or recovered from AgentInfo.
-import { readFileSync } from "node:fs";
 import type { AgentInfo } from "../protocol/gen/crabtalk_pb.ts";
 
 export type AgentConfig = Record<string, unknown>;
@@ -20,7 +19,13 @@ export interface AgentConfigFlags {
 export async function configFromSource(flags: AgentConfigFlags): Promise<AgentConfig | undefined> {
   if (flags.json !== undefined && flags.file !== undefined) throw new Error("give --json or --file, not both");
   const text =
-    flags.json ?? (flags.file === undefined ? undefined : flags.file === "-" ? await Bun.stdin.text() : readFileSync(flags.file, "utf8"));
+    flags.json ??
+    (flags.file === undefined
+      ? undefined
+      : flags.file === "-"
+        ? await Bun.stdin.text()
+        : // node:fs loaded here, not at the top: send's fast path imports this module (issue 11).
+          (await import("node:fs")).readFileSync(flags.file, "utf8"));
   if (text === undefined) return undefined;
   let parsed: unknown;
   try {

@@ -1,28 +1,28 @@
 // How CLI commands reach the daemon: the Unix socket, or TCP with --tcp.
 import { readFileSync } from "node:fs";
-import { connect, describeEndpoint, type Endpoint } from "../transport/connect.ts";
+import { connect, type Endpoint } from "../transport/connect.ts";
 import { Client } from "../protocol/client.ts";
 import { homePaths, resolveHome } from "../daemon/paths.ts";
-import { VERSION } from "../version.ts";
+import { locate, tcpEndpoint, unreachable, versionFrom, versionWarning, type ConnectOptions } from "./endpoint.ts";
 
-export interface ConnectOptions {
-  tcp?: boolean;
-}
-
-export class UnreachableError extends Error {}
+export { UnreachableError, type ConnectOptions } from "./endpoint.ts";
 
 export function daemonEndpoint(options: ConnectOptions, env = process.env): Endpoint {
-  const paths = homePaths(resolveHome(env));
-  if (!options.tcp && process.platform !== "win32") return { unix: paths.socket };
-  let port: number;
+  const { paths, unix } = locate(options, env);
+  return unix ?? tcpEndpoint(paths, readText(paths.portFile));
+}
+
+/** The version the running daemon wrote at start, or undefined (an older or foreign daemon). */
+export function daemonVersion(env = process.env): string | undefined {
+  return versionFrom(readText(homePaths(resolveHome(env)).versionFile));
+}
+
+function readText(file: string): string | undefined {
   try {
-    port = Number.parseInt(readFileSync(paths.portFile, "utf8").trim(), 10);
+    return readFileSync(file, "utf8");
   } catch {
-    throw new UnreachableError(
-      `no port file at ${paths.portFile}: is the daemon running? try crabtalk start (and TCP must be on, see [system.tcp])`,
-    );
+    return undefined;
   }
-  return { hostname: "127.0.0.1", port };
 }
 
 export async function connectClient(options: ConnectOptions): Promise<Client> {
@@ -31,21 +31,10 @@ export async function connectClient(options: ConnectOptions): Promise<Client> {
   try {
     client = new Client(await connect(endpoint));
   } catch {
-    throw new UnreachableError(
-      `cannot reach the daemon at ${describeEndpoint(endpoint)}: is the daemon running? try crabtalk start`,
-    );
+    throw unreachable(endpoint);
   }
   warnIfVersionsDiffer();
   return client;
-}
-
-/** The version the running daemon wrote at start, or undefined (an older or foreign daemon). */
-export function daemonVersion(env = process.env): string | undefined {
-  try {
-    return readFileSync(homePaths(resolveHome(env)).versionFile, "utf8").trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 let versionChecked = false;
@@ -54,11 +43,8 @@ let versionChecked = false;
 function warnIfVersionsDiffer(): void {
   if (versionChecked) return;
   versionChecked = true;
-  const running = daemonVersion();
-  if (running === undefined || running === VERSION) return;
-  process.stderr.write(
-    `crabtalk: warning: the daemon runs crabtalk ${running} but this is ${VERSION}: run 'crabtalk restart' to run the new version\n`,
-  );
+  const warning = versionWarning(daemonVersion());
+  if (warning) process.stderr.write(warning);
 }
 
 /** Opens a client, runs `fn`, always closes. */

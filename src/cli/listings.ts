@@ -1,7 +1,7 @@
 // Tables for the list commands (sessions, conversations, agents).
 import { basename } from "node:path";
 import type { AgentInfo, ConversationInfo, ConversationMessage, SessionInfo, SessionSearchHit } from "../protocol/gen/crabtalk_pb.ts";
-import { formatDuration } from "./commands/status.ts";
+import { formatDuration } from "./stats-view.ts";
 import { formatTable, oneLine } from "./table.ts";
 
 const TITLE_MAX = 50;

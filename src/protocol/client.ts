@@ -12,6 +12,7 @@ import {
   type ServerValue,
 } from "./codec.ts";
 import type { FrameChannel } from "./serve.ts";
+import { DaemonError } from "./daemon-error.ts";
 import type * as pb from "./gen/crabtalk_pb.ts";
 import type { ServerMessage } from "./gen/crabtalk_pb.ts";
 
@@ -19,15 +20,7 @@ type Init<S extends keyof typeof pb> = (typeof pb)[S] extends GenMessage<infer M
 
 type ServerVariant = Exclude<ServerMessage["msg"], { case: undefined }>;
 
-/** An ErrorMsg from the daemon. */
-export class DaemonError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { DaemonError };
 
 export class Client {
   private inbox: Array<FrameEvent | "closed"> = [];

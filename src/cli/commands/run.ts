@@ -1,7 +1,7 @@
 // Shared plumbing for command actions: report failures as one line on stderr
 // with a non-zero exit instead of a stack trace.
-import { DaemonError } from "../../protocol/client.ts";
-import { UnreachableError } from "../connect.ts";
+import { DaemonError } from "../../protocol/daemon-error.ts";
+import { UnreachableError } from "../endpoint.ts";
 
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<void | number>) {
   return async (...args: A): Promise<void> => {

@@ -18,6 +18,7 @@ import {
 } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
 import { ensureProvider } from "../setup/no-provider.ts";
+import { busySessions, withWaitingNote } from "../stream/waiting-note.ts";
 import { action } from "./run.ts";
 
 export interface SendOptions {
@@ -112,17 +113,8 @@ async function send(message: string | undefined, opts: SendOptions, conn: Connec
     };
 
     // A run already going in the session makes this one wait: say so after a second.
-    const busy = new Set((await client.sessions().catch(() => [])).filter((x) => x.active).map((x) => x.id));
-    let waiting: ReturnType<typeof setTimeout> | undefined;
-    const onEvent = (event: StreamEvent) => {
-      clearTimeout(waiting);
-      const e = event.event;
-      if (e.case === "start" && busy.has(e.value.session)) {
-        waiting = setTimeout(() => stderr.put("crabtalk: waiting for the run in progress in this session\n", "note"), 1000);
-      }
-      render(event);
-    };
-    const outcome = await runStream(client, request, { onEvent, onAsk }).finally(() => clearTimeout(waiting));
+    const note = withWaitingNote(await busySessions(client), render, (line) => stderr.put(line, "note"));
+    const outcome = await runStream(client, request, { onEvent: note.onEvent, onAsk }).finally(note.stop);
     view.finish();
     if (outcome.failure) {
       if (opts.json && outcome.failure.code !== undefined) {

@@ -4,6 +4,7 @@ import { connectClient, withClient, type ConnectOptions } from "../connect.ts";
 import { findManager, homeOf, readPid, readPort } from "../daemon-control.ts";
 import { VERSION } from "../../version.ts";
 import { action } from "./run.ts";
+import { formatDuration, statsText } from "../stats-view.ts";
 
 /** LSB: `status` exits 3 when the program is not running. */
 const NOT_RUNNING = 3;
@@ -80,22 +81,7 @@ export function registerStatusCommands(program: Command, conn: () => ConnectOpti
     .action(
       action(async (opts: { json?: boolean }) => {
         const stats = await withClient(conn(), (client) => client.getStats());
-        const view = {
-          uptime_secs: Number(stats.uptimeSecs),
-          active_sessions: stats.activeSessions,
-          registered_agents: stats.registeredAgents,
-          active_model: stats.activeModel,
-          version: stats.version,
-        };
-        if (opts.json) {
-          console.log(JSON.stringify(view));
-          return;
-        }
-        console.log(`uptime:            ${formatDuration(view.uptime_secs)}`);
-        console.log(`active sessions:   ${view.active_sessions}`);
-        console.log(`registered agents: ${view.registered_agents}`);
-        console.log(`active model:      ${view.active_model || "(none: set [system.crab] model)"}`);
-        console.log(`version:           ${view.version || "unknown"}`);
+        console.log(statsText(stats, Boolean(opts.json)));
       }),
     );
 
@@ -110,9 +96,3 @@ export function registerStatusCommands(program: Command, conn: () => ConnectOpti
     );
 }
 
-export function formatDuration(secs: number): string {
-  const h = Math.floor(secs / 3600);
-  const m = Math.floor((secs % 3600) / 60);
-  const s = secs % 60;
-  return h > 0 ? `${h}h ${m}m ${s}s` : m > 0 ? `${m}m ${s}s` : `${s}s`;
-}

@@ -13,7 +13,7 @@ type Env = Record<string, string | undefined>;
  * the daemon reports as crab's). True when the agent cannot be looked up:
  * the run then reports that itself.
  */
-export async function hasModel(client: Client, agent: string): Promise<boolean> {
+export async function hasModel(client: Pick<Client, "getAgent">, agent: string): Promise<boolean> {
   try {
     const info = await client.getAgent(agent);
     if (info.model) return true;

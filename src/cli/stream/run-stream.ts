@@ -1,6 +1,7 @@
 // Runs one StreamMsg to its end and reports what happened; rendering and
 // ask_user answers are the caller's (protocol.md §6.1, §8).
-import { DaemonError, type Client } from "../../protocol/client.ts";
+import type { Client } from "../../protocol/client.ts";
+import { DaemonError } from "../../protocol/daemon-error.ts";
 import type { AgentInfo, AskUserEvent, StreamEnd, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { fallbackOf } from "../agent-config.ts";
 
@@ -31,7 +32,7 @@ export interface StreamOutcome {
 const COMPACTED = "\n[context compacted]\n";
 
 export async function runStream(
-  client: Client,
+  client: Pick<Client, "stream" | "close">,
   request: StreamRequest,
   handlers: StreamHandlers,
   signal?: AbortSignal,

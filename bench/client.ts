@@ -1,0 +1,229 @@
+// Client start-up against its floor (issue 11): a compiled Bun hello world,
+// built in the same run, against the compiled crabtalk's hot commands on a
+// warm daemon whose only provider is an instant fake OpenAI server. Runs are
+// interleaved (one of each command per round) so a noisy machine slows all
+// alike; figures are medians and ratios to hello. Peak RSS comes from
+// /usr/bin/time -f %M (GNU time) in separate runs, so wall time is not skewed.
+// CRABTALK_BENCH_BINARY overrides dist/crabtalk; CRABTALK_BENCH_BASELINE names
+// a second binary (say, a build from before a change) measured alongside.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startDaemon, tempHome, type TestDaemon } from "../test/support/daemon.ts";
+import { startFakeOpenAI } from "../test/support/fake-openai.ts";
+import { FastClient } from "../src/cli/fast/client.ts";
+import { REPO, TIMEOUT, compiledBinary, trackCleanup, withTimeout } from "./daemon.ts";
+import { median, progress, round } from "./stats.ts";
+
+export interface ClientOptions {
+  /** Measured rounds (after `warmup` unmeasured ones); each round runs every command once. */
+  rounds: number;
+  warmup: number;
+  /** Runs per command under /usr/bin/time for peak RSS. */
+  rssRuns: number;
+  /** Batches of `concurrency` simultaneous sends. */
+  batches: number;
+  concurrency: number;
+}
+
+export const TARGETS = { send_ratio: 2, send_rss_mib: 36, command_ratio: 2.5, concurrent_batch_ms: 150 };
+
+const COMMANDS: Record<string, string[]> = {
+  "send hi": ["send", "hi"],
+  "send --json hi": ["send", "--json", "hi"],
+  "send --new hi": ["send", "--new", "hi"],
+  ping: ["ping"],
+  "--version": ["--version"],
+  "--help": ["--help"],
+  stats: ["stats"],
+  sessions: ["sessions"],
+};
+
+const TIME = "/usr/bin/time";
+
+function config(fakeUrl: string): string {
+  return `[provider.fake]
+api_key = "bench"
+base_url = "${fakeUrl}"
+models = ["fake-model"]
+
+[system.crab]
+model = "fake-model"
+`;
+}
+
+async function run(argv: string[], env: Record<string, string>): Promise<{ ms: number; code: number; stdout: string; stderr: string }> {
+  const t0 = performance.now();
+  const proc = Bun.spawn(argv, { env: { ...process.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { ms: performance.now() - t0, code, stdout, stderr };
+}
+
+async function compile(entry: string, outfile: string): Promise<void> {
+  const flags = ["--compile", "--minify", "--bytecode", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
+  const r = await run([process.execPath, "build", ...flags, entry, "--outfile", outfile], {});
+  if (r.code !== 0) throw new Error(`compiling ${entry} failed: ${r.stderr.slice(-2000)}`);
+}
+
+async function binary(): Promise<string> {
+  const given = compiledBinary();
+  if (process.env.CRABTALK_BENCH_BINARY) {
+    if (!given) throw new Error(`CRABTALK_BENCH_BINARY ${process.env.CRABTALK_BENCH_BINARY} does not exist`);
+    return given;
+  }
+  progress("client: building dist/crabtalk (bun run build)");
+  const r = await run([process.execPath, "run", "build"], {});
+  if (r.code !== 0) throw new Error(`bun run build failed: ${(r.stdout + r.stderr).slice(-2000)}`);
+  return join(REPO, "dist/crabtalk");
+}
+
+async function peakRssMiB(argv: string[], env: Record<string, string>, dir: string): Promise<number> {
+  const out = join(dir, "rss");
+  const r = await run([TIME, "-f", "%M", "-o", out, ...argv], env);
+  if (r.code !== 0) throw new Error(`${argv.join(" ")} under time exited ${r.code}: ${r.stderr.slice(-500)}`);
+  return Number.parseInt(readFileSync(out, "utf8").trim().split("\n").pop() ?? "", 10) / 1024;
+}
+
+export async function runClient(options: ClientOptions) {
+  const dir = mkdtempSync(join(tmpdir(), "crabtalk-bench-client-"));
+  const releaseDir = trackCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const fake = await startFakeOpenAI();
+  const releaseFake = trackCleanup(() => fake.stop());
+  const home = tempHome("crabtalk-bench-client-home-");
+  const releaseHome = trackCleanup(() => rmSync(home, { recursive: true, force: true }));
+  let daemon: TestDaemon | undefined;
+  const releaseDaemon = trackCleanup(async () => {
+    if (!daemon || daemon.proc.exitCode !== null) return;
+    daemon.proc.kill("SIGTERM");
+    if ((await withTimeout(daemon.proc.exited, 6000)) === TIMEOUT) daemon.proc.kill("SIGKILL");
+  });
+  try {
+    const bin = await binary();
+    writeFileSync(join(dir, "hello.ts"), `console.log("hello world");\n`);
+    const hello = join(dir, "hello");
+    await compile(join(dir, "hello.ts"), hello);
+    daemon = await startDaemon({ home, config: config(fake.url) });
+    progress(`client: daemon up, fake OpenAI at ${fake.url}, binary ${bin}`);
+    const env = { CRABTALK_HOME: home };
+
+    const subjects: Record<string, string[]> = { hello: [hello] };
+    const binaries: Record<string, string> = { "": bin };
+    const baseline = process.env.CRABTALK_BENCH_BASELINE;
+    if (baseline) {
+      if (!existsSync(baseline)) throw new Error(`CRABTALK_BENCH_BASELINE ${baseline} does not exist`);
+      binaries["baseline "] = baseline;
+    }
+    for (const [prefix, b] of Object.entries(binaries)) {
+      for (const [name, args] of Object.entries(COMMANDS)) subjects[prefix + name] = [b, ...args];
+    }
+
+    // Every command must work before it is timed: a failing one would look fast.
+    for (const [name, argv] of Object.entries(subjects)) {
+      const r = await run(argv, env);
+      if (r.code !== 0) throw new Error(`${name}: exit ${r.code}: ${r.stderr.slice(-1000)}`);
+      if (name.endsWith("send hi") && r.stdout.trim() !== "ok") throw new Error(`${name}: stdout ${JSON.stringify(r.stdout)}`);
+    }
+
+    const times: Record<string, number[]> = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
+    for (let round = 0; round < options.warmup + options.rounds; round++) {
+      for (const [name, argv] of Object.entries(subjects)) {
+        const r = await run(argv, env);
+        if (r.code !== 0) throw new Error(`${name}: exit ${r.code}: ${r.stderr.slice(-1000)}`);
+        if (round >= options.warmup) times[name].push(r.ms);
+      }
+    }
+
+    const rss: Record<string, number[]> = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
+    const haveTime = existsSync(TIME);
+    if (haveTime) {
+      for (let i = 0; i < options.rssRuns; i++) {
+        for (const [name, argv] of Object.entries(subjects)) rss[name].push(await peakRssMiB(argv, env, dir));
+      }
+    } else progress(`client: no ${TIME} (apt-get install time): peak RSS not measured`);
+
+    const floor = median(times.hello);
+    const commands: Record<string, unknown> = {};
+    for (const name of Object.keys(subjects)) {
+      const ms = median(times[name]);
+      commands[name] = {
+        median_ms: round(ms, 1),
+        ratio_to_hello: round(ms / floor, 2),
+        peak_rss_mib: haveTime ? round(median(rss[name]), 1) : null,
+      };
+      progress(
+        `client: ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ×${(ms / floor).toFixed(2)}` +
+          (haveTime ? `  ${median(rss[name]).toFixed(1)} MiB` : ""),
+      );
+    }
+
+    // The daemon's share of a send: one turn and the agent lookup on a warm connection, no process start.
+    const turns: number[] = [];
+    const savedHome = process.env.CRABTALK_HOME;
+    process.env.CRABTALK_HOME = home;
+    const client = await FastClient.open({}, () => {});
+    try {
+      for (let i = 0; i < options.rounds; i++) {
+        const t0 = performance.now();
+        for await (const event of client.stream({ agent: "crab", content: "hi", newChat: true, cwd: dir })) void event;
+        await client.getAgent("crab");
+        turns.push(performance.now() - t0);
+      }
+    } finally {
+      await client.close();
+      if (savedHome === undefined) delete process.env.CRABTALK_HOME;
+      else process.env.CRABTALK_HOME = savedHome;
+    }
+    const daemonTurn = median(turns);
+    progress(`client: daemon turn + agent lookup, warm connection: ${daemonTurn.toFixed(1)} ms`);
+
+    // Concurrent sends, against as many concurrent hellos.
+    const batch = async (argv: (i: number) => string[]) => {
+      const t0 = performance.now();
+      const results = await Promise.all(Array.from({ length: options.concurrency }, (_, i) => run(argv(i), env)));
+      const bad = results.find((r) => r.code !== 0);
+      if (bad) throw new Error(`concurrent run failed: ${bad.stderr.slice(-1000)}`);
+      return performance.now() - t0;
+    };
+    const sendBatches: number[] = [];
+    const helloBatches: number[] = [];
+    for (let i = 0; i < options.batches + 1; i++) {
+      const s = await batch((k) => [bin, "send", "--sender", `bench-${k}`, "hi"]);
+      const h = await batch(() => [hello]);
+      if (i > 0) (sendBatches.push(s), helloBatches.push(h));
+    }
+    const concurrent = {
+      sends: options.concurrency,
+      batch_median_ms: round(median(sendBatches), 1),
+      hello_batch_median_ms: round(median(helloBatches), 1),
+      ratio_to_hello_batch: round(median(sendBatches) / median(helloBatches), 2),
+      batches: sendBatches.length,
+    };
+    progress(
+      `client: ${options.concurrency} concurrent sends ${concurrent.batch_median_ms} ms (as many hellos ${concurrent.hello_batch_median_ms} ms)`,
+    );
+
+    const send = commands["send hi"] as { ratio_to_hello: number; peak_rss_mib: number | null };
+    const worst = Math.max(...Object.keys(COMMANDS).map((n) => (commands[n] as { ratio_to_hello: number }).ratio_to_hello));
+    return {
+      binary: bin.replace(REPO + "/", ""),
+      baseline: baseline ?? null,
+      rounds: options.rounds,
+      hello_median_ms: round(floor, 1),
+      daemon_turn_warm_connection_ms: round(daemonTurn, 1),
+      commands,
+      concurrent,
+      targets: TARGETS,
+      met: {
+        send_ratio: send.ratio_to_hello <= TARGETS.send_ratio,
+        send_rss: send.peak_rss_mib === null ? null : send.peak_rss_mib <= TARGETS.send_rss_mib,
+        every_command_ratio: worst <= TARGETS.command_ratio,
+        concurrent_batch: concurrent.batch_median_ms <= TARGETS.concurrent_batch_ms,
+      },
+    };
+  } finally {
+    await releaseDaemon();
+    await releaseHome();
+    await releaseFake();
+    await releaseDir();
+  }
+}

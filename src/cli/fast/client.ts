@@ -1,0 +1,117 @@
+// A protocol client for the fast CLI path: the same transport and framing as
+// src/protocol/client.ts, with the hand-written codec (src/protocol/fast), and
+// only the operations the fast commands use.
+import type { FrameEvent } from "../../protocol/frame.ts";
+import { ClientMessage, decode, encode, ServerMessage, type Msg } from "../../protocol/fast/codec.ts";
+import { DaemonError } from "../../protocol/daemon-error.ts";
+import type { AgentInfo, DaemonStats, SessionInfo, StreamEvent, StreamMsg } from "../../protocol/gen/crabtalk_pb.ts";
+import { connect } from "../../transport/connect.ts";
+import type { FramedConnection } from "../../transport/connection.ts";
+import { locate, tcpEndpoint, unreachable, versionFrom, versionWarning, type ConnectOptions } from "../endpoint.ts";
+
+type Variant = { case: string; value: Msg };
+
+export class FastClient {
+  private inbox: Array<FrameEvent | "closed"> = [];
+  private waiting: ((e: FrameEvent | "closed") => void) | undefined;
+
+  private constructor(private readonly channel: FramedConnection) {
+    channel.onFrame((event) => this.deliver(event));
+    channel.onClose(() => this.deliver("closed"));
+  }
+
+  /** Connects as connectClient does; `warn` gets the version-mismatch line, if any. */
+  static async open(options: ConnectOptions, warn: (line: string) => void): Promise<FastClient> {
+    const { paths, unix } = locate(options);
+    const endpoint = unix ?? tcpEndpoint(paths, await readText(paths.portFile));
+    let client: FastClient;
+    try {
+      client = new FastClient(await connect(endpoint));
+    } catch {
+      throw unreachable(endpoint);
+    }
+    const warning = versionWarning(versionFrom(await readText(paths.versionFile)));
+    if (warning) warn(warning);
+    return client;
+  }
+
+  close(): Promise<void> {
+    return this.channel.close();
+  }
+
+  async ping(): Promise<void> {
+    await this.call({ case: "ping", value: { $typeName: "crabtalk.protocol.Ping" } }, "pong");
+  }
+
+  async getStats(): Promise<DaemonStats> {
+    const value = { $typeName: "crabtalk.protocol.GetStats" };
+    return (await this.call({ case: "getStats", value }, "stats")) as unknown as DaemonStats;
+  }
+
+  async sessions(): Promise<SessionInfo[]> {
+    const value = { $typeName: "crabtalk.protocol.Sessions" };
+    return ((await this.call({ case: "sessions", value }, "sessions")) as unknown as { sessions: SessionInfo[] }).sessions;
+  }
+
+  async getAgent(name: string): Promise<AgentInfo> {
+    const value = { $typeName: "crabtalk.protocol.GetAgentMsg", name };
+    return (await this.call({ case: "getAgent", value }, "agentInfo")) as unknown as AgentInfo;
+  }
+
+  /** The StreamMsg's events up to and including its end, shaped as protobuf-es shapes them. */
+  async *stream(request: Omit<Partial<StreamMsg>, "$typeName">): AsyncGenerator<StreamEvent> {
+    const value = { $typeName: "crabtalk.protocol.StreamMsg", agent: "", content: "", newChat: false, ...request };
+    await this.send({ case: "stream", value });
+    for (;;) {
+      const event = this.expect(await this.nextReply(), "stream") as unknown as StreamEvent;
+      yield event;
+      if (event.event.case === "end") return;
+    }
+  }
+
+  private async call(request: Variant, expect: string): Promise<Msg> {
+    await this.send(request);
+    return this.expect(await this.nextReply(), expect);
+  }
+
+  private send(request: Variant): Promise<void> {
+    return this.channel.send(encode(ClientMessage, { $typeName: ClientMessage.typeName, msg: request }));
+  }
+
+  private expect(msg: Variant, expect: string): Msg {
+    if (msg.case === "error") throw new DaemonError(msg.value.code as number, msg.value.message as string);
+    if (msg.case !== expect) throw new Error(`unexpected reply '${msg.case}', wanted '${expect}'`);
+    return msg.value;
+  }
+
+  private async nextReply(): Promise<Variant> {
+    const event = this.inbox.shift() ?? (await new Promise<FrameEvent | "closed">((r) => (this.waiting = r)));
+    if (event === "closed") {
+      this.inbox.unshift("closed");
+      throw new Error("connection closed by the daemon");
+    }
+    if (event.kind === "too_large") throw new Error(`reply frame too large: ${event.length} bytes`);
+    if (event.kind === "abandoned") throw new Error(event.message);
+    const msg = decode(ServerMessage, event.payload).msg as { case?: string; value: Msg };
+    // Variants this codec does not read come out as no case (a daemon never sends them here).
+    if (msg.case === undefined) throw new Error("empty server message");
+    return msg as Variant;
+  }
+
+  private deliver(event: FrameEvent | "closed"): void {
+    const waiter = this.waiting;
+    if (waiter) {
+      this.waiting = undefined;
+      waiter(event);
+    } else {
+      this.inbox.push(event);
+    }
+  }
+}
+
+/** A file's text through Bun.file (node:fs costs a short command about a millisecond and 3 MiB). */
+function readText(file: string): Promise<string | undefined> {
+  return Bun.file(file)
+    .text()
+    .catch(() => undefined);
+}

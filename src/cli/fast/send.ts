@@ -1,0 +1,98 @@
+// `crabtalk send` on the fast path: the same run, output and exit status as
+// src/cli/commands/send.ts, without commander or protobuf-es. Only reached with
+// standard input not a terminal (dispatch.ts), so an ask_user question is
+// always declined as the full command declines it there.
+import { isApprovalAsk } from "../../protocol/approval.ts";
+import type { AskUserEvent, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
+import { resolveConversationFile } from "../conversation-file.ts";
+import type { ConnectOptions } from "../endpoint.ts";
+import { errorJson, eventJson } from "../stream/event-json.ts";
+import { describeFailure, fallbackNote, runStream, stoppedAtIterationLimit } from "../stream/run-stream.ts";
+import { Out, TerminalView } from "../stream/terminal-view.ts";
+import { FastClient } from "./client.ts";
+import { hasModel, noProviderLine } from "../setup/no-provider.ts";
+import { busySessions, withWaitingNote } from "../stream/waiting-note.ts";
+import type { Sink } from "./output.ts";
+
+export interface FastSendOptions {
+  message?: string;
+  agent: string;
+  session?: bigint;
+  sender?: string;
+  new: boolean;
+  resume?: string;
+  cwd?: string;
+  json: boolean;
+}
+
+const NO_TERMINAL = "not at an interactive terminal";
+const NEEDS_TERMINAL = "ask_user needs an interactive terminal: use crabtalk chat";
+
+export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out: { stdout: Sink; stderr: Sink }): Promise<number> {
+  const { stdout, stderr } = out;
+  const client = await FastClient.open(conn, (line) => stderr.write(line));
+  try {
+    const content = await readMessage(opts.message);
+    // As the full command in a pipe: no model, no request; one line saying how to get one.
+    if (!(await hasModel(client, opts.agent))) {
+      stderr.write(`crabtalk: ${noProviderLine(process.env)}\n`);
+      return 1;
+    }
+    const request = {
+      agent: opts.agent,
+      content,
+      session: opts.session,
+      sender: opts.sender,
+      newChat: opts.new,
+      resumeFile: opts.resume ? resolveConversationFile(opts.resume) : undefined,
+      cwd: opts.cwd ?? process.cwd(),
+    };
+    const view = new TerminalView({ text: new Out(stdout), tools: stderr.isTTY ? new Out(stderr) : undefined });
+    const render = opts.json
+      ? (event: StreamEvent) => stdout.write(`${JSON.stringify(eventJson(event))}\n`)
+      : (event: StreamEvent) => view.render(event);
+    const onAsk = async (ask: AskUserEvent, session: bigint) => {
+      view.finish();
+      // Loaded only when the agent asks: it brings the full protocol client.
+      const { declineAsk } = await import("../ask/ask-user.ts");
+      await declineAsk(conn, session, ask, NO_TERMINAL);
+      if (isApprovalAsk(ask)) {
+        stderr.write(`crabtalk: a tool call needing approval was refused: ${NO_TERMINAL}\n`);
+        return;
+      }
+      throw new Error(NEEDS_TERMINAL);
+    };
+
+    const note = withWaitingNote(await busySessions(client), render, (line) => stderr.write(line));
+    const outcome = await runStream(client, request, { onEvent: note.onEvent, onAsk }).finally(note.stop);
+    view.finish();
+    if (outcome.failure) {
+      if (opts.json && outcome.failure.code !== undefined) {
+        stdout.write(`${JSON.stringify(errorJson(outcome.failure.code, outcome.failure.message))}\n`);
+      }
+      stderr.write(`crabtalk: ${describeFailure(outcome.failure)}\n`);
+      return 1;
+    }
+    if (outcome.end?.error) {
+      stderr.write(`crabtalk: ${outcome.end.error}\n`);
+      return 1;
+    }
+    const agent = outcome.end?.agent || opts.agent;
+    const fallback = await fallbackNote(outcome, () => client.getAgent(agent));
+    if (fallback) stderr.write(`crabtalk: ${fallback}\n`);
+    if (await stoppedAtIterationLimit(outcome, async () => (await client.getAgent(agent)).maxIterations)) {
+      stderr.write("crabtalk: stopped at the agent's iteration limit\n");
+    }
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
+
+/** readMessage of src/cli/args.ts for a standard input that is not a terminal. */
+async function readMessage(arg: string | undefined): Promise<string> {
+  if (arg !== undefined && arg !== "-") return arg;
+  const text = (await Bun.stdin.text()).replace(/\s+$/, "");
+  if (!text.trim()) throw new Error("empty message: give it as an argument or on standard input");
+  return text;
+}

@@ -1,0 +1,12 @@
+// The error a client raises for an ErrorMsg reply (protocol.md §7); apart
+// from the client so code that only classifies errors loads no protocol code.
+
+/** An ErrorMsg from the daemon. */
+export class DaemonError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,314 @@
+// A hand-written protobuf codec for the few messages the fast CLI path
+// (src/cli/fast) uses, so it starts without protobuf-es building its runtime
+// descriptors. Messages come out shaped exactly as protobuf-es shapes them
+// ($typeName, defaults, optional fields only when present, oneofs as
+// { case, value }), so the rest of the CLI cannot tell them apart.
+// test/protocol/fast-codec.test.ts round-trips every message here against the
+// generated code in both directions, unknown fields included.
+import { FIXED64, LEN, Reader, VARINT, Writer } from "./wire.ts";
+
+type Kind = "string" | "uint32" | "uint64" | "bool" | "double" | "message";
+
+export interface FieldDesc {
+  no: number;
+  /** The protobuf-es property name (lowerCamelCase). */
+  name: string;
+  kind: Kind;
+  /** proto3 `optional` (explicit presence) or a message field: absent until set. */
+  optional?: boolean;
+  repeated?: boolean;
+  message?: () => MessageDesc;
+}
+
+export interface MessageDesc {
+  typeName: string;
+  fields: FieldDesc[];
+  /** The one oneof of an envelope message, by its property name. */
+  oneof?: string;
+}
+
+export type Msg = { $typeName: string; [key: string]: unknown };
+
+const P = "crabtalk.protocol.";
+const s = (no: number, name: string, optional = false): FieldDesc => ({ no, name, kind: "string", optional });
+const u32 = (no: number, name: string, optional = false): FieldDesc => ({ no, name, kind: "uint32", optional });
+const bool = (no: number, name: string): FieldDesc => ({ no, name, kind: "bool" });
+const msg = (no: number, name: string, message: () => MessageDesc, repeated = false): FieldDesc => ({
+  no,
+  name,
+  kind: "message",
+  optional: !repeated,
+  repeated,
+  message,
+});
+const desc = (name: string, fields: FieldDesc[], oneof?: string): MessageDesc => ({ typeName: P + name, fields, oneof });
+
+export const Ping: MessageDesc = desc("Ping", []);
+export const Pong: MessageDesc = desc("Pong", []);
+export const GetStats: MessageDesc = desc("GetStats", []);
+export const Sessions: MessageDesc = desc("Sessions", []);
+export const DaemonStats: MessageDesc = desc("DaemonStats", [
+  { no: 1, name: "uptimeSecs", kind: "uint64" },
+  u32(2, "activeSessions"),
+  u32(3, "registeredAgents"),
+  s(4, "activeModel"),
+  s(5, "version"),
+]);
+export const SessionInfo: MessageDesc = desc("SessionInfo", [
+  { no: 1, name: "id", kind: "uint64" },
+  s(2, "agent"),
+  s(3, "createdBy"),
+  { no: 4, name: "messageCount", kind: "uint64" },
+  { no: 5, name: "aliveSecs", kind: "uint64" },
+  bool(6, "active"),
+  s(7, "title"),
+]);
+export const SessionList: MessageDesc = desc("SessionList", [msg(1, "sessions", () => SessionInfo, true)]);
+export const GetAgentMsg: MessageDesc = desc("GetAgentMsg", [s(1, "name")]);
+export const StreamMsg: MessageDesc = desc("StreamMsg", [
+  s(1, "agent"),
+  s(2, "content"),
+  { no: 3, name: "session", kind: "uint64", optional: true },
+  s(4, "sender", true),
+  s(5, "cwd", true),
+  bool(6, "newChat"),
+  s(7, "resumeFile", true),
+]);
+export const ErrorMsg: MessageDesc = desc("ErrorMsg", [u32(1, "code"), s(2, "message")]);
+export const TokenUsage: MessageDesc = desc("TokenUsage", [
+  u32(1, "promptTokens"),
+  u32(2, "completionTokens"),
+  u32(3, "totalTokens"),
+  u32(4, "cacheHitTokens", true),
+  u32(5, "cacheMissTokens", true),
+  u32(6, "reasoningTokens", true),
+]);
+export const StreamStart: MessageDesc = desc("StreamStart", [s(1, "agent"), { no: 2, name: "session", kind: "uint64" }]);
+export const StreamChunk: MessageDesc = desc("StreamChunk", [s(1, "content")]);
+export const StreamThinking: MessageDesc = desc("StreamThinking", [s(1, "content")]);
+export const ToolCallInfo: MessageDesc = desc("ToolCallInfo", [s(1, "name"), s(2, "arguments")]);
+export const ToolStartEvent: MessageDesc = desc("ToolStartEvent", [msg(1, "calls", () => ToolCallInfo, true)]);
+export const ToolResultEvent: MessageDesc = desc("ToolResultEvent", [
+  s(1, "callId"),
+  s(2, "output"),
+  { no: 3, name: "durationMs", kind: "uint64" },
+  bool(4, "isError"),
+]);
+export const ToolsCompleteEvent: MessageDesc = desc("ToolsCompleteEvent", []);
+export const StreamEnd: MessageDesc = desc("StreamEnd", [
+  s(1, "agent"),
+  s(2, "error"),
+  s(3, "provider"),
+  s(4, "model"),
+  msg(5, "usage", () => TokenUsage),
+  { no: 51, name: "costUsd", kind: "double", optional: true },
+  bool(52, "interrupted"),
+]);
+export const AskOption: MessageDesc = desc("AskOption", [s(1, "label"), s(2, "description")]);
+export const AskQuestion: MessageDesc = desc("AskQuestion", [
+  s(1, "question"),
+  s(2, "header"),
+  msg(3, "options", () => AskOption, true),
+  bool(4, "multiSelect"),
+]);
+export const AskUserEvent: MessageDesc = desc("AskUserEvent", [msg(1, "questions", () => AskQuestion, true)]);
+export const StreamEvent: MessageDesc = desc(
+  "StreamEvent",
+  [
+    msg(1, "start", () => StreamStart),
+    msg(2, "chunk", () => StreamChunk),
+    msg(3, "thinking", () => StreamThinking),
+    msg(4, "toolStart", () => ToolStartEvent),
+    msg(5, "toolResult", () => ToolResultEvent),
+    msg(6, "toolsComplete", () => ToolsCompleteEvent),
+    msg(7, "end", () => StreamEnd),
+    msg(8, "askUser", () => AskUserEvent),
+  ],
+  "event",
+);
+const strings = (no: number, name: string): FieldDesc => ({ no, name, kind: "string", repeated: true });
+export const AgentInfo: MessageDesc = desc("AgentInfo", [
+  s(1, "name"),
+  s(2, "description"),
+  s(3, "config"),
+  s(4, "model", true),
+  u32(5, "maxIterations"),
+  bool(6, "thinking"),
+  strings(7, "members"),
+  strings(8, "skills"),
+  strings(9, "mcps"),
+  u32(10, "compactThreshold", true),
+  u32(11, "compactToolMaxLen"),
+  s(21, "source"),
+  strings(20, "approve"),
+]);
+
+/** The client envelope, limited to the requests the fast path sends. */
+export const ClientMessage: MessageDesc = desc(
+  "ClientMessage",
+  [
+    msg(2, "stream", () => StreamMsg),
+    msg(4, "sessions", () => Sessions),
+    msg(16, "getAgent", () => GetAgentMsg),
+    msg(30, "ping", () => Ping),
+    msg(33, "getStats", () => GetStats),
+  ],
+  "msg",
+);
+
+/** The server envelope, limited to the replies the fast path reads; other variants decode as no case. */
+export const ServerMessage: MessageDesc = desc(
+  "ServerMessage",
+  [
+    msg(1, "error", () => ErrorMsg),
+    msg(2, "pong", () => Pong),
+    msg(4, "stream", () => StreamEvent),
+    msg(5, "sessions", () => SessionList),
+    msg(11, "agentInfo", () => AgentInfo),
+    msg(20, "stats", () => DaemonStats),
+  ],
+  "msg",
+);
+
+/** A message with every implicit-presence field at its default, as protobuf-es `create` makes it. */
+function empty(d: MessageDesc): Msg {
+  const out: Msg = { $typeName: d.typeName };
+  if (d.oneof) {
+    out[d.oneof] = { case: undefined };
+    return out;
+  }
+  for (const f of d.fields) {
+    if (f.repeated) out[f.name] = [];
+    else if (!f.optional) out[f.name] = f.kind === "string" ? "" : f.kind === "uint64" ? 0n : f.kind === "bool" ? false : 0;
+  }
+  return out;
+}
+
+const WIRE: Record<Kind, number> = { string: LEN, message: LEN, uint32: VARINT, uint64: VARINT, bool: VARINT, double: FIXED64 };
+
+export function decode(d: MessageDesc, bytes: Uint8Array): Msg {
+  return read(d, new Reader(bytes));
+}
+
+function read(d: MessageDesc, r: Reader): Msg {
+  const out = empty(d);
+  while (!r.done) {
+    const tag = r.uint32();
+    const no = tag >>> 3;
+    const wireType = tag & 7;
+    const f = d.fields.find((x) => x.no === no);
+    if (!f || WIRE[f.kind] !== wireType) {
+      r.skip(wireType, no);
+      continue;
+    }
+    const value = readValue(f, r);
+    if (d.oneof) {
+      const current = out[d.oneof] as { case?: string; value?: Msg };
+      // A repeated oneof member merges into the one already read, as protobuf does.
+      out[d.oneof] = { case: f.name, value: current.case === f.name ? merge(current.value as Msg, value as Msg) : value };
+    } else if (f.repeated) (out[f.name] as unknown[]).push(value);
+    else if (f.kind === "message" && out[f.name] !== undefined) out[f.name] = merge(out[f.name] as Msg, value as Msg);
+    else out[f.name] = value;
+  }
+  return out;
+}
+
+/** Protobuf merge semantics for a message field seen twice: later scalars win, repeated fields concatenate. */
+function merge(a: Msg, b: Msg): Msg {
+  return read(descOf(a.$typeName), new Reader(concat(encode(descOf(a.$typeName), a), encode(descOf(b.$typeName), b))));
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function readValue(f: FieldDesc, r: Reader): unknown {
+  switch (f.kind) {
+    case "string":
+      return r.string();
+    case "uint32":
+      return r.uint32();
+    case "uint64":
+      return r.varint64();
+    case "bool":
+      return r.varint64() !== 0n;
+    case "double":
+      return r.double();
+    case "message":
+      return read(f.message!(), r.sub());
+  }
+}
+
+export function encode(d: MessageDesc, m: Msg): Uint8Array {
+  const w = new Writer();
+  write(d, m, w);
+  return w.finish();
+}
+
+function write(d: MessageDesc, m: Msg, w: Writer): void {
+  if (d.oneof) {
+    const { case: c, value } = m[d.oneof] as { case?: string; value?: Msg };
+    const f = d.fields.find((x) => x.name === c);
+    if (!f) {
+      if (c !== undefined) throw new Error(`cannot encode ${d.typeName} case '${c}'`);
+      return;
+    }
+    writeValue(f, value, w);
+    return;
+  }
+  // In field-number order, as protobuf-es writes (AgentInfo declares 21 before 20).
+  for (const f of byNumber(d)) {
+    const v = m[f.name];
+    if (v === undefined) continue;
+    if (f.repeated) for (const item of v as unknown[]) writeValue(f, item, w);
+    else if (f.optional || !isDefault(v)) writeValue(f, v, w);
+  }
+}
+
+const sortedFields = new Map<MessageDesc, FieldDesc[]>();
+
+function byNumber(d: MessageDesc): FieldDesc[] {
+  let fields = sortedFields.get(d);
+  if (!fields) sortedFields.set(d, (fields = [...d.fields].sort((a, b) => a.no - b.no)));
+  return fields;
+}
+
+function isDefault(v: unknown): boolean {
+  return v === "" || v === 0 || v === 0n || v === false;
+}
+
+function writeValue(f: FieldDesc, v: unknown, w: Writer): void {
+  w.tag(f.no, WIRE[f.kind]);
+  switch (f.kind) {
+    case "string":
+      return w.string(v as string);
+    case "uint32":
+      return w.varint(v as number);
+    case "uint64":
+      return w.varint64(BigInt(v as bigint));
+    case "bool":
+      return w.varint(v ? 1 : 0);
+    case "double":
+      return w.double(v as number);
+    case "message":
+      return w.bytes(encode(f.message!(), v as Msg));
+  }
+}
+
+const ALL = [
+  Ping, Pong, GetStats, Sessions, DaemonStats, SessionInfo, SessionList, GetAgentMsg, StreamMsg, ErrorMsg, TokenUsage, StreamStart, StreamChunk, StreamThinking,
+  ToolCallInfo, ToolStartEvent, ToolResultEvent, ToolsCompleteEvent, StreamEnd, AskOption, AskQuestion,
+  AskUserEvent, StreamEvent, AgentInfo, ClientMessage, ServerMessage,
+];
+
+function descOf(typeName: string): MessageDesc {
+  const d = ALL.find((x) => x.typeName === typeName);
+  if (!d) throw new Error(`no fast codec for ${typeName}`);
+  return d;
+}
+
+/** Every message the fast codec handles (the property test walks them all). */
+export const FAST_MESSAGES: readonly MessageDesc[] = ALL;
