@@ -126,7 +126,7 @@ function fakeConfig(url: string): string {
   return `[provider.fake]\napi_key = "bench"\nbase_url = "${url}"\nmodels = ["fake-model"]\n\n[system.crab]\nmodel = "fake-model"\n`;
 }
 
-async function concurrentStreams(options: DaemonBenchOptions, command: string[]) {
+export async function concurrentStreams(options: DaemonBenchOptions, command: string[]) {
   const fake = await startFakeOpenAI();
   const releaseFake = trackCleanup(() => fake.stop());
   let d: BenchDaemon | undefined;
