@@ -1,5 +1,5 @@
 // Benchmark entry (`bun run bench`). Usage:
-//   bun bench/run.ts [codec] [client] [ping] [startup] [agent] [send] [session] [search] [soak] [--quick] [--sequential-stops]
+//   bun bench/run.ts [codec] [client] [ping] [startup] [agent] [send] [session] [search] [daemon] [soak] [--quick] [--sequential-stops]
 // Runs the named groups (default: all), prints one JSON object to stdout and
 // writes it to bench/results/latest.json. Progress goes to stderr.
 // --quick shortens every duration (smoke run). --sequential-stops makes each
@@ -18,9 +18,10 @@ import { runSearchBench } from "./search.ts";
 import { runSession } from "./session.ts";
 import { runSoak } from "./soak.ts";
 import { runStartup } from "./startup.ts";
+import { runDaemonBench, targetTable } from "./targets.ts";
 import { progress, round } from "./stats.ts";
 
-const GROUPS = ["codec", "client", "ping", "startup", "agent", "send", "session", "search", "soak"] as const;
+const GROUPS = ["codec", "client", "ping", "startup", "agent", "send", "session", "search", "daemon", "soak"] as const;
 type Group = (typeof GROUPS)[number];
 
 function usage(): string {
@@ -93,6 +94,13 @@ async function main(): Promise<number> {
         roundsK1: quick ? 10 : 50,
         roundsK100: quick ? 2 : 5,
       });
+    } else if (group === "daemon") {
+      report.daemon = await runDaemonBench({
+        starts: quick ? 5 : 21,
+        idleMs: quick ? 1000 : 3000,
+        rounds: quick ? 5 : 30,
+        streams: 100,
+      });
     } else if (group === "soak") {
       report.soak = await runSoak({
         turns: quick ? 2000 : 10_000,
@@ -112,6 +120,12 @@ async function main(): Promise<number> {
     }
   }
 
+  if (report.daemon || report.soak) {
+    report.targets = targetTable(report.daemon as never, report.soak as never);
+    for (const row of report.targets as ReturnType<typeof targetTable>) {
+      progress(`${row.met ? "met    " : "NOT MET"} ${row.target}: ${row.figure}${row.floor ? ` [${row.floor}]` : ""} (target ${row.goal})`);
+    }
+  }
   report.total_seconds = round((performance.now() - t0) / 1000, 1);
   const json = JSON.stringify(report, null, 2);
   const dir = join(import.meta.dir, "results");

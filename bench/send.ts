@@ -24,7 +24,7 @@ export interface SendOptions {
 export const TARGETS = { send_median_ms: 30, first_chunk_added_p99_us_at_100_streams: 2000 };
 
 /** Clock shared with the fake (fake-llm.ts `now()`): same process, same origin. */
-function now(): number {
+export function now(): number {
   return performance.timeOrigin + performance.now();
 }
 
@@ -131,7 +131,7 @@ async function oneShot(bin: string, home: string, options: SendOptions) {
  * in µs per stream, pairing the sorted client first-chunk times with the
  * sorted fake first-chunk send times of the round.
  */
-async function streamRound(clients: Client[], fake: FakeLLM, label: string): Promise<number[]> {
+export async function streamRound(clients: Client[], fake: FakeLLM, label: string): Promise<number[]> {
   const startIdx = fake.firstChunkSentAt.length;
   const received = await Promise.all(
     clients.map(async (client, i) => {
@@ -153,7 +153,7 @@ async function streamRound(clients: Client[], fake: FakeLLM, label: string): Pro
 }
 
 /** Pairs a round's client first-chunk times with the fake's send times (sorted order); µs each. */
-function pairDeltas(received: number[], fake: FakeLLM, startIdx: number, label: string): number[] {
+export function pairDeltas(received: number[], fake: FakeLLM, startIdx: number, label: string): number[] {
   const sent = fake.firstChunkSentAt.slice(startIdx);
   if (sent.length !== received.length) {
     throw new Error(`round ${label}: ${sent.length} first chunks sent for ${received.length} streams`);
@@ -164,7 +164,7 @@ function pairDeltas(received: number[], fake: FakeLLM, startIdx: number, label: 
 }
 
 /** One round of `k` concurrent requests made in the bench process itself; each resolves to its first-chunk time. */
-async function floorRound(
+export async function floorRound(
   fake: FakeLLM,
   k: number,
   firstChunkAt: () => Promise<number>,
@@ -176,7 +176,7 @@ async function floorRound(
 }
 
 /** Direct fetch of the fake's SSE: first time the body holds the "ok" content chunk. */
-async function fetchFirstChunk(fake: FakeLLM): Promise<number> {
+export async function fetchFirstChunk(fake: FakeLLM): Promise<number> {
   const body = JSON.stringify({ model: "fake-model", stream: true, messages: [{ role: "user", content: "hi" }] });
   const res = await fetch(`${fake.url}/chat/completions`, {
     method: "POST",
@@ -206,7 +206,7 @@ async function adapterFirstChunk(model: Model): Promise<number> {
   return first;
 }
 
-function latencySummary(deltasUs: number[]) {
+export function latencySummary(deltasUs: number[]) {
   const s = sorted(deltasUs);
   return {
     samples: s.length,

@@ -20,13 +20,13 @@ export interface SoakOptions {
   burst: number;
 }
 
-interface Memory {
+export interface Memory {
   rss_mb: number;
   private_mb: number;
 }
 
 /** VmRSS and RssAnon (private, anonymous memory) of a live process, in MiB. */
-function memoryOf(pid: number): Memory {
+export function memoryOf(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(status)?.[1] ?? NaN);
   return { rss_mb: round(kb("VmRSS") / 1024, 1), private_mb: round(kb("RssAnon") / 1024, 1) };

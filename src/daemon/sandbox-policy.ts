@@ -38,37 +38,80 @@ const CREDENTIAL_STORES = [
 ];
 
 const probed = new Map<string, SandboxAvailability>();
+const probing = new Map<string, Promise<SandboxAvailability>>();
+
+const probeKey = (env: Env, platform: NodeJS.Platform) => `${platform}\0${env.PATH ?? ""}`;
 
 /** Finds and tries the sandbox once per PATH (the result is kept for reloads). */
 export function probeSandbox(env: Env, platform: NodeJS.Platform = process.platform): SandboxAvailability {
-  const path = env.PATH ?? "";
-  const key = `${platform}\0${path}`;
+  const key = probeKey(env, platform);
   let found = probed.get(key);
   if (!found) {
-    found = probe(path, platform);
+    const trial = sandboxTrial(env.PATH ?? "", platform);
+    found = !("args" in trial) ? trial : judge(trial, spawnSync(trial.command, trial.args, { encoding: "utf8", timeout: 10_000 }));
     probed.set(key, found);
   }
   return found;
 }
 
-function probe(path: string, platform: NodeJS.Platform): SandboxAvailability {
+/**
+ * probeSandbox without blocking the event loop (the trial is a process start,
+ * several ms): the daemon starts it at start-up and answers meanwhile; a tool
+ * run before it ends probes synchronously, and the result is shared.
+ */
+export function probeSandboxInBackground(env: Env, platform: NodeJS.Platform = process.platform): Promise<SandboxAvailability> {
+  const key = probeKey(env, platform);
+  const known = probed.get(key);
+  if (known) return Promise.resolve(known);
+  let running = probing.get(key);
+  if (!running) {
+    running = (async () => {
+      const trial = sandboxTrial(env.PATH ?? "", platform);
+      let found: SandboxAvailability;
+      if (!("args" in trial)) found = trial;
+      else {
+        const proc = Bun.spawn([trial.command, ...trial.args], { stdin: "ignore", stdout: "ignore", stderr: "pipe", timeout: 10_000 });
+        const [stderr, status] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+        found = judge(trial, { status, stderr });
+      }
+      const first = probed.get(key) ?? found;
+      probed.set(key, first);
+      probing.delete(key);
+      return first;
+    })();
+    probing.set(key, running);
+  }
+  return running;
+}
+
+interface Trial {
+  command: string;
+  args: string[];
+  sandbox: "bwrap" | "sandbox-exec";
+}
+
+/** The command that shows whether the sandbox works here, or why there is none. */
+function sandboxTrial(path: string, platform: NodeJS.Platform): Trial | SandboxAvailability {
   if (platform === "linux") {
     const command = Bun.which("bwrap", { PATH: path });
     if (!command) return { kind: "none", reason: "bubblewrap (bwrap) is not on PATH" };
     // The same namespaces a run uses, network off included.
-    const trial = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--die-with-parent", "--", "true"];
-    const r = spawnSync(command, trial, { encoding: "utf8", timeout: 10_000 });
-    if (r.status === 0) return { kind: "bwrap", command };
-    const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n")[0];
-    return { kind: "none", reason: `${command} does not work here (${why}); user namespaces may be disabled in this container` };
+    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--die-with-parent", "--", "true"];
+    return { command, args, sandbox: "bwrap" };
   }
   if (platform === "darwin") {
     const command = Bun.which("sandbox-exec", { PATH: path }) ?? (existsSync("/usr/bin/sandbox-exec") ? "/usr/bin/sandbox-exec" : undefined);
     if (!command) return { kind: "none", reason: "sandbox-exec is not available" };
-    const r = spawnSync(command, ["-p", "(version 1)(allow default)", "true"], { timeout: 10_000 });
-    return r.status === 0 ? { kind: "sandbox-exec", command } : { kind: "none", reason: `${command} does not work here` };
+    return { command, args: ["-p", "(version 1)(allow default)", "true"], sandbox: "sandbox-exec" };
   }
   return { kind: "none", reason: `no tool sandbox is implemented on ${platform}` };
+}
+
+function judge(trial: Trial, r: { status: number | null; stderr?: string | Buffer; error?: Error }): SandboxAvailability {
+  if (r.status === 0) return { kind: trial.sandbox, command: trial.command };
+  if (trial.sandbox === "sandbox-exec") return { kind: "none", reason: `${trial.command} does not work here` };
+  const why = (String(r.stderr ?? "") || r.error?.message || `exit ${r.status}`).trim().split("\n")[0];
+  return { kind: "none", reason: `${trial.command} does not work here (${why}); user namespaces may be disabled in this container` };
 }
 
 /** One line for `crabtalk doctor` and the start-up warning. */
@@ -91,7 +134,8 @@ export interface SandboxPolicyInput {
   tools: ToolsConfig;
   /** Per-agent overrides by agent name. */
   agents: Record<string, AgentSandboxKeys>;
-  availability: SandboxAvailability;
+  /** What the machine offers, asked when the first decision is made (probeSandbox keeps the answer). */
+  availability: () => SandboxAvailability;
   home: string;
   env: Env;
 }
@@ -104,8 +148,8 @@ export function sandboxPolicy(input: SandboxPolicyInput): (agent: string) => San
   return (agent) => {
     const own = input.agents[agent] ?? {};
     const mode = own.sandbox ?? input.tools.sandbox;
-    const a = input.availability;
     if (mode === "off") return { kind: "none" };
+    const a = input.availability();
     const network = own.network ?? input.tools.network;
     if (a.kind === "none") {
       if (mode === "auto" && network) return { kind: "none" };

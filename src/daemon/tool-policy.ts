@@ -7,7 +7,7 @@ import type { LoadedConfig } from "./config/load.ts";
 import type { Env } from "./config/expand.ts";
 import type { AgentConfig } from "./config/schema.ts";
 import type { Logger } from "./log.ts";
-import { describeAvailability, probeSandbox, sandboxPolicy } from "./sandbox-policy.ts";
+import { describeAvailability, probeSandbox, probeSandboxInBackground, sandboxPolicy, type SandboxAvailability } from "./sandbox-policy.ts";
 import { toolSecrets } from "./tool-secrets.ts";
 import { toolUmask } from "./home-modes.ts";
 
@@ -26,13 +26,16 @@ let warned = false;
 export function toolPolicy(input: ToolPolicyInput): ToolPolicy {
   const tools = input.loaded.config.system.tools;
   const { env, secrets } = toolSecrets([input.loaded.raw, input.manifest], input.env, tools.env_passthrough);
-  const availability = tools.sandbox === "off" && !Object.values(input.agents).some((a) => a.sandbox && a.sandbox !== "off")
-    ? { kind: "none" as const, reason: 'sandbox = "off"' }
-    : probeSandbox(input.env);
-  if (availability.kind === "none" && tools.sandbox !== "off" && !warned) {
+  const wanted = tools.sandbox !== "off" || Object.values(input.agents).some((a) => a.sandbox && a.sandbox !== "off");
+  const availability = (): SandboxAvailability => (wanted ? probeSandbox(input.env) : { kind: "none", reason: 'sandbox = "off"' });
+  // The trial runs in the background: the daemon answers while it does; the warning follows it.
+  if (wanted && tools.sandbox !== "off" && !warned) {
     warned = true;
-    const effect = tools.sandbox === "required" ? 'sandbox = "required": tools refuse to run' : "tools run unsandboxed";
-    input.log.warn(`${describeAvailability(availability)}: ${effect} (see docs/security.md)`);
+    void probeSandboxInBackground(input.env).then((found) => {
+      if (found.kind !== "none") return;
+      const effect = tools.sandbox === "required" ? 'sandbox = "required": tools refuse to run' : "tools run unsandboxed";
+      input.log.warn(`${describeAvailability(found)}: ${effect} (see docs/security.md)`);
+    });
   }
   const sandboxFor = sandboxPolicy({
     tools,

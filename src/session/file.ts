@@ -3,7 +3,7 @@
 // a temp file + rename, so a crash leaves at worst a torn last line.
 import { constants } from "node:fs";
 import { access, rename } from "node:fs/promises";
-import { openRegular, readRegularFile, readRegularText } from "./regular-file.ts";
+import { openRegularStat, readRegularFile, readRegularText } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
 import { syncDir, writeFileAtomic } from "./atomic.ts";
@@ -71,10 +71,10 @@ export async function appendCompactMarker(path: string, summary: string, after: 
 export function appendLines(path: string, lines: string[], create = false): Promise<void> {
   const data = Buffer.from(`${lines.join("\n")}\n`);
   return withFileLock(path, async () => {
-    const handle = await openRegular(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0));
+    const { handle, stats } = await openRegularStat(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0));
     try {
       // A torn last line (crash mid-append) must not swallow the first new line.
-      const { size } = await handle.stat();
+      const { size } = stats;
       let buffer = data;
       if (size > 0) {
         const last = Buffer.alloc(1);

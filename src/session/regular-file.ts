@@ -2,7 +2,7 @@
 // bash can `mkfifo sessions/crab_user_9.jsonl`) would block a read for ever and
 // tie up the thread pool. O_NONBLOCK makes the open itself return at once; the
 // descriptor is then checked before a single byte is read or written.
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 
 export class NotRegularFileError extends Error {
@@ -14,10 +14,16 @@ export class NotRegularFileError extends Error {
 
 /** Opens `path` with `flags` (O_NONBLOCK added; created 0600 with O_CREAT) and fails unless it is a regular file. */
 export async function openRegular(path: string, flags: number = constants.O_RDONLY): Promise<FileHandle> {
+  return (await openRegularStat(path, flags)).handle;
+}
+
+/** openRegular, also handing back the stat it checked (so a caller needing the size asks the kernel once). */
+export async function openRegularStat(path: string, flags: number = constants.O_RDONLY): Promise<{ handle: FileHandle; stats: Stats }> {
   const handle = await open(path, flags | constants.O_NONBLOCK, 0o600);
   try {
-    if (!(await handle.stat()).isFile()) throw new NotRegularFileError(path);
-    return handle;
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new NotRegularFileError(path);
+    return { handle, stats };
   } catch (err) {
     await handle.close();
     throw err;

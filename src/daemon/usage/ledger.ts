@@ -48,9 +48,16 @@ export function toLedgerLine(step: StepUsage): LedgerLine {
   return line;
 }
 
+/** Appends one line; the directory is made only when missing (not with a mkdir on every turn). */
 export async function appendLedger(path: string, line: LedgerLine): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await appendLines(path, [JSON.stringify(line)], true);
+  const lines = [JSON.stringify(line)];
+  try {
+    await appendLines(path, lines, true);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await appendLines(path, lines, true);
+  }
 }
 
 /** Every readable line, in file order; a missing ledger is empty. */

@@ -1,7 +1,17 @@
 // SKILL.md parsing (daemon.md §13.1): YAML front matter, then the Markdown
 // body that is the skill prompt.
 import { readFileSync } from "node:fs";
-import matter from "gray-matter";
+import type matter from "gray-matter";
+
+/**
+ * gray-matter (with js-yaml) is loaded by the first SKILL.md parsed, not at
+ * start: evaluating it costs the daemon's start more than most of its own code.
+ */
+let grayMatter: typeof matter | undefined;
+function loadMatter(): typeof matter {
+  grayMatter ??= require("gray-matter") as typeof matter;
+  return grayMatter;
+}
 import { z } from "zod";
 
 export interface Skill {
@@ -46,7 +56,7 @@ export function parseSkill(source: string): Skill {
   let parsed: matter.GrayMatterFile<string>;
   try {
     // Options given so gray-matter does not keep every file text in its global cache.
-    parsed = matter(normalized, {});
+    parsed = loadMatter()(normalized, {});
   } catch (err) {
     throw new SkillParseError(`invalid YAML front matter: ${(err as Error).message}`);
   }
