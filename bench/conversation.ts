@@ -58,10 +58,11 @@ export interface ConversationBlock {
 }
 
 // A user line and an answer of realistic chat size (~60 and ~90 bytes).
-const userText = (n: number) => `turn ${n}: what about the next item on the list, and why does it matter?`;
-const answerText = (n: number) => `Answer ${n}: the next item matters because it unblocks the two after it; do it first, then review.`;
+export const userText = (n: number) => `turn ${n}: what about the next item on the list, and why does it matter?`;
+export const answerText = (n: number) => `Answer ${n}: the next item matters because it unblocks the two after it; do it first, then review.`;
 
-function config(url: string): string {
+/** The bench daemon's config.toml: the fake as its only provider, compaction out of reach. */
+export function conversationConfig(url: string): string {
   return [
     "[provider.fake]",
     'api_key = "bench"',
@@ -93,7 +94,7 @@ export async function runConversation(options: ConversationOptions) {
   const fake = await startFakeOpenAI();
   const releaseFake = trackCleanup(() => fake.stop());
   const binary = compiledBinary();
-  const d = spawnDaemon(binary ? [binary] : SOURCE_COMMAND, { config: config(fake.url) });
+  const d = spawnDaemon(binary ? [binary] : SOURCE_COMMAND, { config: conversationConfig(fake.url) });
   let client: Client | undefined;
   try {
     await waitForFirstPong(d);
