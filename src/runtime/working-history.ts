@@ -16,6 +16,11 @@ interface Tally {
 
 const tallies = new WeakMap<readonly Message[], Tally>();
 
+/** Whether history[0..upTo) can still be what it was when history[upTo - 1] was `last`: only appended to since. */
+function appendedOnly(history: readonly Message[], upTo: number, last: Message | undefined): boolean {
+  return upTo <= history.length && (upTo === 0 || history[upTo - 1] === last);
+}
+
 /**
  * historyTokenEstimate(history), counting only the messages added since the
  * last call on the same array. A history that was not only appended to (its
@@ -23,7 +28,7 @@ const tallies = new WeakMap<readonly Message[], Tally>();
  */
 export function historyTokens(history: readonly Message[]): number {
   let tally = tallies.get(history);
-  if (!tally || tally.counted > history.length || (tally.counted > 0 && history[tally.counted - 1] !== tally.last)) {
+  if (!tally || !appendedOnly(history, tally.counted, tally.last)) {
     tally = { counted: 0, last: undefined, bytes: 0 };
     tallies.set(history, tally);
   }
@@ -35,16 +40,18 @@ export function historyTokens(history: readonly Message[]): number {
 
 const isInjected = (m: Message): boolean => m.role === "user" && m.injected === true;
 
-/** history[0..n) holds no injected message: the length at the last dropInjected. */
-const cleanUpTo = new WeakMap<readonly Message[], number>();
+/** history[0..upTo) held no injected message at the last dropInjected, and history[upTo - 1] was `last`. */
+const clean = new WeakMap<readonly Message[], { upTo: number; last: Message | undefined }>();
 
 /**
  * Removes the injected context messages (never persisted, replaced before
  * every run) in place, keeping the tally in step. Runs add them only at the
- * end, so only what was added since the last call is looked at.
+ * end, so only what was added since the last call is looked at (all of it
+ * when the history was not only appended to since).
  */
 export function dropInjected(history: Message[]): void {
-  const from = Math.min(cleanUpTo.get(history) ?? 0, history.length);
+  const mark = clean.get(history);
+  const from = mark && appendedOnly(history, mark.upTo, mark.last) ? mark.upTo : 0;
   let first = -1;
   for (let i = from; i < history.length && first === -1; i++) if (isInjected(history[i])) first = i;
   if (first !== -1) {
@@ -62,5 +69,5 @@ export function dropInjected(history: Message[]): void {
     history.length = kept;
     if (tally) tally.counted -= uncounted;
   }
-  cleanUpTo.set(history, history.length);
+  clean.set(history, { upTo: history.length, last: history[history.length - 1] });
 }

@@ -38,6 +38,10 @@ test("historyTokens equals historyTokenEstimate whatever runs did to the history
         expect(historyTokens(history)).toBe(historyTokenEstimate(history));
       }
     }),
-    { numRuns: 500 },
+    {
+      numRuns: 3000,
+      // Found by this property: injected context pushed after a compaction shrank the history must still be dropped.
+      examples: [[[{ push: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }] }, { drop: true }, { compact: "s" }, { push: [{ role: "user", content: "i", injected: true }] }, { drop: true }]]],
+    },
   );
 });
