@@ -12,7 +12,8 @@
 // turns: this process's own CPU to JSON.stringify and then JSON.parse the
 // latest request body, i.e. to serialise that history once and read it back,
 // which any client sending that history to a provider pays at least
-// (median of samples taken every `floorEvery` turns of the block).
+// (median of samples taken every `floorEvery` turns of the block; each sample
+// is one cold pass, as the daemon's is, so it is above a hot loop's figure).
 //
 // The target ("after 10,000 turns in one conversation the per-turn daemon CPU
 // does not grow beyond what the history length explains") is met when
