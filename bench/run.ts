@@ -1,5 +1,5 @@
 // Benchmark entry (`bun run bench`). Usage:
-//   bun bench/run.ts [codec] [client] [ping] [startup] [agent] [send] [session] [search] [daemon] [soak] [--quick] [--sequential-stops]
+//   bun bench/run.ts [codec] [client] [ping] [startup] [agent] [send] [session] [search] [daemon] [soak] [conversation] [--quick] [--sequential-stops]
 // Runs the named groups (default: all), prints one JSON object to stdout and
 // writes it to bench/results/latest.json. Progress goes to stderr.
 // --quick shortens every duration (smoke run). --sequential-stops makes each
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { runAgentBench } from "./agent.ts";
 import { runClient } from "./client.ts";
 import { runCodec } from "./codec.ts";
+import { conversationTarget, runConversation } from "./conversation.ts";
 import { stopAll } from "./daemon.ts";
 import { runPing } from "./ping.ts";
 import { runSend } from "./send.ts";
@@ -21,7 +22,7 @@ import { runStartup } from "./startup.ts";
 import { runDaemonBench, targetTable } from "./targets.ts";
 import { progress, round } from "./stats.ts";
 
-const GROUPS = ["codec", "client", "ping", "startup", "agent", "send", "session", "search", "daemon", "soak"] as const;
+const GROUPS = ["codec", "client", "ping", "startup", "agent", "send", "session", "search", "daemon", "soak", "conversation"] as const;
 type Group = (typeof GROUPS)[number];
 
 function usage(): string {
@@ -109,6 +110,8 @@ async function main(): Promise<number> {
         unloadAfterSecs: quick ? 2 : 30,
         burst: quick ? 200 : 1000,
       });
+    } else if (group === "conversation") {
+      report.conversation = await runConversation({ turns: quick ? 1000 : 10_000, block: quick ? 100 : 1000, warmup: 20, floorEvery: quick ? 10 : 50 });
     } else if (group === "search") {
       report.search = await runSearchBench({ conversations: 1000, rounds: quick ? 1 : 10 });
     } else {
@@ -120,8 +123,9 @@ async function main(): Promise<number> {
     }
   }
 
-  if (report.daemon || report.soak) {
+  if (report.daemon || report.soak || report.conversation) {
     report.targets = targetTable(report.daemon as never, report.soak as never);
+    if (report.conversation) (report.targets as object[]).push(conversationTarget(report.conversation as never));
     for (const row of report.targets as ReturnType<typeof targetTable>) {
       progress(`${row.met ? "met    " : "NOT MET"} ${row.target}: ${row.figure}${row.floor ? ` [${row.floor}]` : ""} (target ${row.goal})`);
     }

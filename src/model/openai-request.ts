@@ -21,7 +21,11 @@ export function toChatRequest(request: ModelRequest): ChatRequestBody {
   return body;
 }
 
-/** Empty content goes out as `null` for assistant messages and `""` for the rest (§8.1). */
+/**
+ * Empty content goes out as `null` for assistant messages and `""` for the
+ * rest (§8.1). Runs once per message of the history on every request: one
+ * object per message, no spreads.
+ */
 function toChatMessage(m: Message): ChatCompletionMessageParam {
   switch (m.role) {
     case "system":
@@ -31,19 +35,13 @@ function toChatMessage(m: Message): ChatCompletionMessageParam {
     case "tool":
       return { role: "tool", content: m.content, tool_call_id: m.toolCallId };
     case "assistant": {
-      const calls = m.toolCalls ?? [];
+      const content = m.content === "" ? null : m.content;
+      const calls = m.toolCalls;
+      if (calls === undefined || calls.length === 0) return { role: "assistant", content };
       return {
         role: "assistant",
-        content: m.content === "" ? null : m.content,
-        ...(calls.length > 0
-          ? {
-              tool_calls: calls.map((c) => ({
-                id: c.id,
-                type: "function" as const,
-                function: { name: c.name, arguments: c.arguments },
-              })),
-            }
-          : {}),
+        content,
+        tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })),
       };
     }
   }

@@ -2,11 +2,11 @@
 // the summary can stand in for it. Used after steps (auto-compaction) and by
 // the Compact operation, which only returns the text.
 import type { Message, Model, ModelRequest, Usage } from "../model/types.ts";
-import { historyTokenEstimate } from "../session/estimate.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import { cutUtf8 } from "./utf8.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
 import type { Session } from "./sessions.ts";
+import { historyTokens } from "./working-history.ts";
 
 export const COMPACTION_INSTRUCTIONS = `Summarise the conversation so far into one compact context block that will replace the full history.
 
@@ -56,10 +56,13 @@ export function compactionThreshold(agent: Pick<AgentDefinition, "compactThresho
   return agent.compactThreshold ?? Math.floor(contextLimit * AUTO_COMPACT_SHARE);
 }
 
-/** §9.1: the agent compacts when its threshold is on and the estimate exceeds it. */
+/**
+ * §9.1: the agent compacts when its threshold is on and the estimate exceeds
+ * it (a running tally of the working history: only new messages are counted).
+ */
 export function compactionDue(agent: Pick<AgentDefinition, "compactThreshold">, history: readonly Message[], contextLimit: number): boolean {
   const threshold = compactionThreshold(agent, contextLimit);
-  return threshold > 0 && historyTokenEstimate(history) > threshold;
+  return threshold > 0 && historyTokens(history) > threshold;
 }
 
 export class CompactError extends Error {

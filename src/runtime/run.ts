@@ -17,6 +17,7 @@ import type { Host } from "./host.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
 import { redactOutput } from "./redact-output.ts";
 import type { ToolProcesses } from "./tool-processes.ts";
+import { dropInjected } from "./working-history.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { ASK_TIMEOUT_MS, parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
@@ -81,7 +82,7 @@ export async function* runTurn(
   };
   const user: UserMessage = { role: "user", content: scene ? preprocess(runtime.hooks, input.content, scene) : input.content };
   if (input.sender) user.sender = input.sender;
-  session.history = session.history.filter((m) => !(m.role === "user" && m.injected));
+  dropInjected(session.history);
   let unsaved: Message[] = [user];
 
   const emit = (event: AgentEvent): AgentEvent => {

@@ -6,14 +6,18 @@ const bytes = (text: string | undefined): number => (text ? Buffer.byteLength(te
 /** The compaction trigger's estimate: bytes of content, reasoning and tool-call arguments of the whole history, / 4. */
 export function historyTokenEstimate(history: readonly Message[]): number {
   let total = 0;
-  for (const m of history) {
-    total += bytes(m.content);
-    if (m.role === "assistant") {
-      total += bytes(m.reasoning);
-      for (const call of m.toolCalls ?? []) total += bytes(call.arguments);
-    }
-  }
+  for (const m of history) total += historyBytes(m);
   return Math.floor(total / 4);
+}
+
+/** What one message adds to historyTokenEstimate's byte count (before the / 4). */
+export function historyBytes(m: Message): number {
+  let total = bytes(m.content);
+  if (m.role === "assistant") {
+    total += bytes(m.reasoning);
+    for (const call of m.toolCalls ?? []) total += bytes(call.arguments);
+  }
+  return total;
 }
 
 /** One message: bytes of content, reasoning, tool_call_id and each call's name and arguments, / 4, at least 1. */
