@@ -152,19 +152,20 @@ export class FramedConnection {
   }
 
   /**
-   * Queues one frame: written at once, or (corked) with the other frames of
-   * this turn of the event loop once it ends. Resolves when the frame is
+   * Queues one frame: written at once, or (corked, unless `flush`) with the
+   * other frames of this turn of the event loop once it ends; a flushed frame
+   * takes the held ones with it. Resolves when the frame is
    * accepted and the user-space backlog is below the high-water mark, so a
    * slow reader makes the producer wait instead of growing memory. Rejects
    * once closed.
    */
-  async send(payload: Uint8Array): Promise<void> {
+  async send(payload: Uint8Array, flush = false): Promise<void> {
     if (this.isClosed) throw new ConnectionClosedError();
     const frame = encodeFrame(payload);
     if (this.cork && this.outgoing.length === 0) {
       this.corked.push(frame);
       this.corkedBytes += frame.length;
-      if (this.corkedBytes >= CORK_BYTES) this.uncork();
+      if (flush || this.corkedBytes >= CORK_BYTES) this.uncork();
       else if (this.corked.length === 1) setImmediate(this.uncork);
       return;
     }

@@ -77,3 +77,13 @@ test("a frame past the cork size (written at once) arrives whole", async () => {
   await until(() => joined(chunks).length >= expected.length);
   expect(joined(chunks)).toEqual(expected);
 });
+
+test("a flushed frame (a reply, a stream's end) leaves at once and takes the held frames with it", async () => {
+  const { server, chunks } = await pair();
+  await server.send(new TextEncoder().encode("chunk"));
+  await server.send(new TextEncoder().encode("end"), true);
+  const expected = Buffer.concat([frame("chunk"), frame("end")]);
+  await until(() => joined(chunks).length >= expected.length);
+  expect(joined(chunks)).toEqual(expected);
+  expect(chunks.length).toBe(1);
+});
