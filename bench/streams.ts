@@ -1,7 +1,7 @@
 // Only the 100-stream part of `bench daemon` (bench/targets.ts concurrentStreams):
 // daemon CPU per turn and added first-chunk latency against the harness floor.
 // Usage:
-//   bun bench/streams.ts [--source] [--rounds N] [--streams K] [--profile DIR] [--new-chats]
+//   bun bench/streams.ts [--source] [--rounds N] [--streams K] [--profile DIR] [--new-chats | --only-new-chats]
 // --source runs `bun src/main.ts` instead of dist/crabtalk; --profile DIR runs the
 // source daemon under `bun --cpu-prof` and leaves its .cpuprofile in DIR (then
 // `bun bench/cpuprofile.ts DIR/*.cpuprofile` summarises it). Profiling inflates
@@ -70,8 +70,8 @@ else if (process.argv.includes("--source")) command = SOURCE_COMMAND;
 else command = compiledBinary() ? [compiledBinary()!] : SOURCE_COMMAND;
 
 try {
-  const result = await concurrentStreams({ starts: 0, idleMs: 0, rounds, streams }, command);
-  const fresh = process.argv.includes("--new-chats") ? { new_chats: await newChats(command, Math.min(rounds, 10), streams) } : {};
+  const result = process.argv.includes("--only-new-chats") ? {} : await concurrentStreams({ starts: 0, idleMs: 0, rounds, streams }, command);
+  const fresh = process.argv.some((a) => a.endsWith("new-chats")) ? { new_chats: await newChats(command, Math.min(rounds, 10), streams) } : {};
   console.log(JSON.stringify({ command: command.join(" ").replace(process.execPath, "bun"), ...result, ...fresh }, null, 2));
 } finally {
   await stopAll();
