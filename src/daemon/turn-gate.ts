@@ -1,4 +1,4 @@
-// Turns start at most one per turn of the event loop. A turn's start (session,
+// Streamed and sent turns start at most one per turn of the event loop. A turn's start (session,
 // history, the SDK building and sending its request) runs without a break
 // until its request is sent; at 100 simultaneous starts, the first answers
 // would otherwise wait behind all 100 starts before a chunk could be
@@ -35,5 +35,5 @@ export class TurnGate {
   };
 }
 
-/** The daemon's one gate: every turn of every session passes it. */
+/** The daemon's one gate: every Stream and Send request passes it before its session is resolved. */
 export const turnGate = new TurnGate();

@@ -5,7 +5,6 @@ import { runTurn, type TurnEvent, type TurnInput, type TurnOutcome } from "../ru
 import type { Host } from "../runtime/host.ts";
 import { runtimeFor } from "../runtime/runtime.ts";
 import type { Session } from "../runtime/sessions.ts";
-import { turnGate } from "./turn-gate.ts";
 
 export interface TurnTask {
   /** Events in order; ends after the `done` event. */
@@ -23,7 +22,6 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
     wake?.();
   };
   const outcome = (async () => {
-    await turnGate.enter();
     const release = await session.lock.lock();
     session.beginRun();
     try {
