@@ -10,7 +10,7 @@ export interface AgentSpec {
   name: string;
   model: string;
   systemPrompt: string;
-  tools: ToolSchema[];
+  tools: readonly ToolSchema[];
   maxIterations: number;
   thinking: boolean;
 }

@@ -33,7 +33,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const paths = homePaths(resolveHome(env));
   // A background daemon's stderr is a file (`logs/daemon.out`): writing every
   // line there too would only duplicate daemon.log, unrotated.
-  const log = createLogger({ file: paths.daemonLog, level: options.logLevel ?? "info", stderr: env.CRABTALK_LOG_STDERR !== "0" });
+  const log = createLogger({ file: paths.daemonLog, level: options.logLevel ?? "info", stderr: env.CRABTALK_LOG_STDERR !== "0", batch: true });
   scaffoldHome(paths.home, (msg: string) => log.warn(msg));
   // One failing client, tool or provider must never take the daemon down:
   // whatever escapes its own error handling is logged, not fatal.

@@ -24,6 +24,12 @@ export interface LoggerOptions {
   stderr?: boolean;
   /** Size at which daemon.log is rotated (default 5 MiB). */
   rotateBytes?: number;
+  /**
+   * Lines of one event-loop turn are written together, after it (and at
+   * exit): two writes per turn of the loop instead of an open, a write and a
+   * close of the file and a write to stderr per line, at 100 concurrent runs.
+   */
+  batch?: boolean;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -34,21 +40,33 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     mkdirSync(dirname(file), { recursive: true });
     written = existsSync(file) ? statSync(file).size : 0;
   }
-  const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
-    if (ORDER[level] < min) return;
-    const line = formatLine(level, msg, fields);
-    if (options.stderr !== false) toStderr(line);
+  const write = (text: string) => {
+    if (options.stderr !== false) toStderr(text);
     if (!file) return;
     try {
-      if (written + line.length > (options.rotateBytes ?? ROTATE_BYTES)) {
+      if (written + text.length > (options.rotateBytes ?? ROTATE_BYTES)) {
         rotate(file);
         written = 0;
       }
-      appendFileSync(file, line);
-      written += Buffer.byteLength(line);
+      appendFileSync(file, text);
+      written += Buffer.byteLength(text);
     } catch {
       // A full disk must not take the daemon down; stderr still has the line.
     }
+  };
+  let pending = "";
+  const flush = () => {
+    const text = pending;
+    pending = "";
+    if (text) write(text);
+  };
+  if (options.batch) process.on("exit", flush);
+  const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
+    if (ORDER[level] < min) return;
+    const line = formatLine(level, msg, fields);
+    if (!options.batch) return write(line);
+    if (pending === "") setImmediate(flush);
+    pending += line;
   };
   return {
     debug: (m, f) => emit("debug", m, f),

@@ -6,12 +6,14 @@ import { SDK_TIMEOUT_MS } from "./adapter.ts";
 import { openAIBaseUrl } from "./base-url.ts";
 import { ProviderError } from "./errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./openai-response.ts";
-import { toChatRequest } from "./openai-request.ts";
+import { chatRequestJson, toChatRequest } from "./openai-request.ts";
 import { unfinishedStream } from "./stream-end.ts";
 import { boundedFetch } from "./bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
 import type { ProviderSettings } from "./settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
+
+const JSON_CONTENT = { "content-type": "application/json" };
 
 /** Used when an Azure provider names no `api_version`. */
 export const DEFAULT_AZURE_API_VERSION = "2024-10-21";
@@ -75,10 +77,7 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
     let events = 0;
     let finished = false;
     try {
-      const chunks = await client.chat.completions.create(
-        { ...toChatRequest(request), stream: true, stream_options: { include_usage: true } },
-        { signal: request.signal },
-      );
+      const chunks = await client.chat.completions.create(streamBody(request), streamOptions(request));
       for await (const chunk of chunks) {
         events++;
         for (const piece of fromChatChunk(chunk)) {
@@ -94,6 +93,23 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
     // The SDK also ends quietly at the end of the body, with or without `[DONE]`.
     if (!finished) throw unfinishedStream(baseUrl, "a finish_reason", events);
   }
+
+  // Azure's client reads the deployment from the body object: it gets the object.
+  const serialized = p.kind !== "azure";
+  const streamBody = (request: ModelRequest) =>
+    serialized
+      ? { model: request.model, messages: [], stream: true as const }
+      : { ...toChatRequest(request), stream: true as const, stream_options: { include_usage: true } };
+  // The body the SDK sends, serialized by us (openai-request.ts chatRequestJson): a string
+  // body with its content type is passed through verbatim.
+  const streamOptions = (request: ModelRequest) =>
+    serialized
+      ? {
+          signal: request.signal,
+          body: chatRequestJson(request, { stream: true, stream_options: { include_usage: true } }),
+          headers: JSON_CONTENT,
+        }
+      : { signal: request.signal };
 
   return { baseUrl, complete, stream };
 }

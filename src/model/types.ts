@@ -66,7 +66,7 @@ export interface ModelRequest {
   system?: string;
   messages: Message[];
   /** Omitted or empty: no tools are offered. Tool choice is `auto` otherwise. */
-  tools?: ToolSchema[];
+  tools?: readonly ToolSchema[];
   /** Ask the provider for reasoning (daemon.md §4.6). */
   thinking?: boolean;
   signal?: AbortSignal;

@@ -11,7 +11,8 @@ export interface FrameChannel {
   readonly closed: boolean;
   onFrame(listener: (event: FrameEvent) => void): void;
   onClose(listener: () => void): void;
-  send(payload: Uint8Array): Promise<void>;
+  /** `flush`: no reason to hold this frame back to write it with later ones. */
+  send(payload: Uint8Array, flush?: boolean): Promise<void>;
   close(): Promise<void>;
   pauseReading(): void;
   resumeReading(): void;
@@ -93,7 +94,9 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
   };
 
   const scrub = options.scrubError ?? ((m: string) => m);
-  const write = (reply: Reply) => channel.send(encodeReply(scrubbed(reply, scrub)));
+  // A stream's frames before its end may wait for the end of this turn of the
+  // event loop, to leave with the next ones; a reply or a stream's end goes at once.
+  const write = (reply: Reply) => channel.send(encodeReply(scrubbed(reply, scrub)), !midStream(reply));
 
   return (async () => {
     while (!signal.aborted || queue.length > 0) {
@@ -136,6 +139,10 @@ function scrubbed(reply: Reply, scrub: (message: string) => string): Reply {
   const event = reply.case === "stream" ? reply.value.event : undefined;
   if (event?.case === "end" && event.value.error) event.value.error = scrub(event.value.error);
   return reply;
+}
+
+function midStream(reply: Reply): boolean {
+  return reply.case === "stream" && reply.value.event?.case !== "end";
 }
 
 /** A frame above the maximum is never sent; the client gets an ErrorMsg instead. */

@@ -36,15 +36,20 @@ export class ToolRegistry {
   private tools = new Map<string, Tool<never>>();
   /** JSON Schemas are computed once per tool, not once per model round. */
   private schemaCache = new Map<string, ToolSchema>();
+  /** The last list handed out per whitelist (by its identity: an agent's own array); cleared by any change. */
+  private listCache = new WeakMap<string[], readonly ToolSchema[]>();
+  private readonly everyTool: string[] = [];
 
   /** Registers or replaces a tool of that name. */
   register<I>(tool: Tool<I>): void {
     this.tools.set(tool.name, tool as unknown as Tool<never>);
     this.schemaCache.delete(tool.name);
+    this.listCache = new WeakMap();
   }
 
   remove(name: string): boolean {
     this.schemaCache.delete(name);
+    this.listCache = new WeakMap();
     return this.tools.delete(name);
   }
 
@@ -56,8 +61,22 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  /** Schemas for the model, sorted by name; `only` (when non-empty) restricts to those names that exist. */
-  schemas(only: string[] = []): ToolSchema[] {
+  /**
+   * Schemas for the model, sorted by name; `only` (when non-empty) restricts
+   * to those names that exist. The same list (not to be changed) comes back
+   * for the same `only` array until a tool is registered or removed: one run
+   * asks for it every model round.
+   */
+  schemas(only: string[] = this.everyTool): readonly ToolSchema[] {
+    let list = this.listCache.get(only);
+    if (!list) {
+      list = this.pick(only);
+      this.listCache.set(only, list);
+    }
+    return list;
+  }
+
+  private pick(only: string[]): ToolSchema[] {
     const picked = (only.length > 0 ? only.filter((n) => this.tools.has(n)) : [...this.tools.keys()]).sort();
     return picked.map((name) => {
       let schema = this.schemaCache.get(name);

@@ -6,6 +6,8 @@ import type { FrameLimits } from "./frame-budget.ts";
 
 /** Outgoing bytes we hold in user space before `send` makes callers wait. */
 const HIGH_WATER_BYTES = 1024 * 1024;
+/** Frames held for one turn of the event loop beyond this are written at once. */
+const CORK_BYTES = 64 * 1024;
 /** How long a closing connection waits for the peer to hang up. */
 const LINGER_MS = 2000;
 
@@ -15,6 +17,12 @@ export class FramedConnection {
   private readonly decoder = new FrameDecoder();
   private outgoing: Uint8Array[] = [];
   private outgoingBytes = 0;
+  /**
+   * Frames of this turn of the event loop, written together after it: a run's
+   * last chunk and its end (or a burst of chunks) cost one write, not one each.
+   */
+  private corked: Uint8Array[] = [];
+  private corkedBytes = 0;
   private writable: Waiter[] = [];
   private flushed: Waiter[] = [];
   private frameListener?: (event: FrameEvent) => void;
@@ -28,7 +36,11 @@ export class FramedConnection {
   private held = 0;
   private frameTimer?: ReturnType<typeof setTimeout>;
 
-  constructor(private readonly socket: Socket<unknown>) {}
+  /** `cork`: frames of one turn of the event loop are written together, after it (the daemon's side). */
+  constructor(
+    private readonly socket: Socket<unknown>,
+    private readonly cork = false,
+  ) {}
 
   get closed(): boolean {
     return this.isClosed;
@@ -140,13 +152,23 @@ export class FramedConnection {
   }
 
   /**
-   * Queues one frame. Resolves when the frame is handed to the kernel or the
-   * user-space backlog is below the high-water mark, so a slow reader makes
-   * the producer wait instead of growing memory. Rejects once closed.
+   * Queues one frame: written at once, or (corked, unless `flush`) with the
+   * other frames of this turn of the event loop once it ends; a flushed frame
+   * takes the held ones with it. Resolves when the frame is
+   * accepted and the user-space backlog is below the high-water mark, so a
+   * slow reader makes the producer wait instead of growing memory. Rejects
+   * once closed.
    */
-  async send(payload: Uint8Array): Promise<void> {
+  async send(payload: Uint8Array, flush = false): Promise<void> {
     if (this.isClosed) throw new ConnectionClosedError();
     const frame = encodeFrame(payload);
+    if (this.cork && this.outgoing.length === 0) {
+      this.corked.push(frame);
+      this.corkedBytes += frame.length;
+      if (flush || this.corkedBytes >= CORK_BYTES) this.uncork();
+      else if (this.corked.length === 1) setImmediate(this.uncork);
+      return;
+    }
     if (this.outgoing.length === 0) {
       const written = this.socket.write(frame);
       if (written < 0) {
@@ -163,6 +185,17 @@ export class FramedConnection {
     }
     if (this.isClosed) throw new ConnectionClosedError();
   }
+
+  /** Hands the held frames to the kernel in one write; what it refuses waits for the drain. */
+  private readonly uncork = (): void => {
+    if (this.isClosed || this.corked.length === 0) return;
+    const bytes = this.corked.length === 1 ? this.corked[0] : Buffer.concat(this.corked, this.corkedBytes);
+    this.corked = [];
+    this.corkedBytes = 0;
+    const written = this.socket.write(bytes);
+    if (written < 0) return this.handleClose();
+    if (written < bytes.length) this.enqueue(bytes.subarray(written));
+  };
 
   /** Called by the socket's drain handler: push out what the kernel refused earlier. */
   handleDrain(): void {
@@ -192,6 +225,7 @@ export class FramedConnection {
    */
   async close(): Promise<void> {
     if (this.isClosed) return;
+    this.uncork();
     if (this.outgoing.length > 0) {
       await Promise.race([new Promise<void>((resolve) => this.flushed.push(resolve)), Bun.sleep(LINGER_MS)]);
     }
@@ -216,6 +250,8 @@ export class FramedConnection {
     this.releaseHeld();
     this.outgoing = [];
     this.outgoingBytes = 0;
+    this.corked = [];
+    this.corkedBytes = 0;
     wake(this.writable);
     wake(this.flushed);
     for (const listener of this.closeListeners.splice(0)) listener();

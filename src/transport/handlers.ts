@@ -6,12 +6,14 @@ export interface ConnectionSlot {
   conn?: FramedConnection;
 }
 
+/** `cork`: frames of one turn of the event loop are written together (the daemon's side). */
 export function framedHandlers(
   onOpen: (conn: FramedConnection, socket: Socket<ConnectionSlot>) => void,
+  options: { cork?: boolean } = {},
 ): SocketHandler<ConnectionSlot> {
   return {
     open(socket) {
-      const conn = new FramedConnection(socket as Socket<unknown>);
+      const conn = new FramedConnection(socket as Socket<unknown>, options.cork);
       socket.data = { conn };
       onOpen(conn, socket);
     },

@@ -15,7 +15,7 @@ export type ConnectionHandler = (conn: FramedConnection) => void;
 export function listenUnix(path: string, onConnection: ConnectionHandler): Listener {
   const server = Bun.listen<ConnectionSlot>({
     unix: path,
-    socket: framedHandlers((conn) => onConnection(conn)),
+    socket: framedHandlers((conn) => onConnection(conn), { cork: true }),
     data: {},
   });
   return { stop: (force = false) => server.stop(force) };
@@ -47,7 +47,7 @@ export function listenTcp(
         },
         () => conn.abort(),
       );
-    }),
+    }, { cork: true }),
     data: {},
   });
   return { port: server.port, stop: (force = false) => server.stop(force) };

@@ -46,3 +46,26 @@ test("control characters in the message, keys and values are escaped, so one eve
   expect(line.split("\n")).toHaveLength(2);
   expect(line).toContain(String.raw`INFO run\nfake sender="a\nb\u0085c\u2028d\u001b[31m" k\r=1 plain=x`);
 });
+
+test("batched lines are written together after the loop turn, in order, and at exit", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "crabtalk-log-"));
+  const file = join(dir, "daemon.log");
+  const log = createLogger({ file, stderr: false, batch: true });
+  log.info("first");
+  log.warn("second");
+  expect(existsSync(file) ? readFileSync(file, "utf8") : "").toBe("");
+  await new Promise((resolve) => setImmediate(resolve));
+  const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+  expect(lines.map((l) => l.replace(/^\S+ /, ""))).toEqual(["INFO first", "WARN second"]);
+  // A line logged just before the process exits is not lost.
+  const child = Bun.spawnSync([
+    process.execPath,
+    "-e",
+    `const { createLogger } = await import(${JSON.stringify(join(import.meta.dir, "../../src/daemon/log.ts"))});
+     createLogger({ file: ${JSON.stringify(file)}, stderr: false, batch: true }).error("last words");
+     process.exit(3);`,
+  ]);
+  expect(child.exitCode).toBe(3);
+  expect(readFileSync(file, "utf8")).toContain("ERROR last words");
+  cleanup(dir);
+});

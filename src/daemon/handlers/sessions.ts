@@ -11,6 +11,7 @@ import { resolveSessionPath, SessionPathError } from "../../session/paths.ts";
 import { outcomeError, streamFrame, tokenUsage } from "../frames.ts";
 import type { DaemonState } from "../state.ts";
 import { startTurn } from "../turn.ts";
+import { turnGate } from "../turn-gate.ts";
 import { checkSender } from "../request-names.ts";
 
 /** How long ReplyToAsk waits for a question that is about to be asked (protocol.md §5.1). */
@@ -33,6 +34,8 @@ interface RunRequest {
 export function sessionHandlers(state: DaemonState): Handlers {
   const begin = async (req: RunRequest, ctx: RequestContext, streaming: boolean) => {
     checkSender(req.sender);
+    // One start per turn of the event loop (turn-gate.ts): chunks of running streams go first.
+    await turnGate.enter();
     const session = await resolveSession(state, req);
     const task = startTurn(state.host, session, {
       content: req.content,

@@ -89,7 +89,19 @@ export class PriceBook {
 /** A dated or versioned name of the same model: `-2024-07-18`, `-20250514`, `-v1:0`, `-latest`, `@001`. */
 const SAME_MODEL_SUFFIX = /^(?:-\d.*|-v\d.*|-latest|@.*)?$/;
 
+/** defaultPrice by model name: every model round of every run asks for it. */
+const defaults = new Map<string, ModelPrice | undefined>();
+const MAX_REMEMBERED = 256;
+
 export function defaultPrice(model: string): ModelPrice | undefined {
+  if (defaults.has(model)) return defaults.get(model);
+  if (defaults.size >= MAX_REMEMBERED) defaults.clear();
+  const price = lookUpDefault(model);
+  defaults.set(model, price);
+  return price;
+}
+
+function lookUpDefault(model: string): ModelPrice | undefined {
   const name = model
     .toLowerCase()
     .replace(/^models\//, "")
