@@ -2,7 +2,7 @@
 // src/protocol/client.ts, with the hand-written codec (src/protocol/fast), and
 // only the operations the fast commands use.
 import type { FrameEvent } from "../../protocol/frame.ts";
-import { ClientMessage, decode, encode, ServerMessage, type Msg } from "../../protocol/fast/codec.ts";
+import { activeSessionIds, ClientMessage, decode, encode, ServerMessage, type Msg } from "../../protocol/fast/codec.ts";
 import { DaemonError } from "../../protocol/daemon-error.ts";
 import type { AgentInfo, DaemonStats, SessionInfo, StreamEvent, StreamMsg } from "../../protocol/gen/crabtalk_pb.ts";
 import { connect } from "../../transport/connect.ts";
@@ -35,8 +35,14 @@ export class FastClient {
     return client;
   }
 
+  /**
+   * Hangs up at once. Every reply the fast commands wait for has been read by
+   * then, so there is nothing to flush or drain, and a short command need not
+   * wait a round trip for the daemon's side of a graceful close.
+   */
   close(): Promise<void> {
-    return this.channel.close();
+    this.channel.abort();
+    return Promise.resolve();
   }
 
   async ping(): Promise<void> {
@@ -51,6 +57,16 @@ export class FastClient {
   async sessions(): Promise<SessionInfo[]> {
     const value = { $typeName: "crabtalk.protocol.Sessions" };
     return ((await this.call({ case: "sessions", value }, "sessions")) as unknown as { sessions: SessionInfo[] }).sessions;
+  }
+
+  /** The ids of the sessions running a run now: the session list, without the rest of it. */
+  async activeSessions(): Promise<bigint[]> {
+    await this.send({ case: "sessions", value: { $typeName: "crabtalk.protocol.Sessions" } });
+    const payload = await this.nextPayload();
+    const ids = activeSessionIds(payload);
+    if (ids) return ids;
+    this.expect(this.decodeReply(payload), "sessions"); // throws: an error, or some other reply
+    return [];
   }
 
   async getAgent(name: string): Promise<AgentInfo> {
@@ -85,6 +101,10 @@ export class FastClient {
   }
 
   private async nextReply(): Promise<Variant> {
+    return this.decodeReply(await this.nextPayload());
+  }
+
+  private async nextPayload(): Promise<Uint8Array> {
     const event = this.inbox.shift() ?? (await new Promise<FrameEvent | "closed">((r) => (this.waiting = r)));
     if (event === "closed") {
       this.inbox.unshift("closed");
@@ -92,7 +112,11 @@ export class FastClient {
     }
     if (event.kind === "too_large") throw new Error(`reply frame too large: ${event.length} bytes`);
     if (event.kind === "abandoned") throw new Error(event.message);
-    const msg = decode(ServerMessage, event.payload).msg as { case?: string; value: Msg };
+    return event.payload;
+  }
+
+  private decodeReply(payload: Uint8Array): Variant {
+    const msg = decode(ServerMessage, payload).msg as { case?: string; value: Msg };
     // Variants this codec does not read come out as no case (a daemon never sends them here).
     if (msg.case === undefined) throw new Error("empty server message");
     return msg as Variant;

@@ -100,13 +100,28 @@ export class Reader {
     throw new Error("invalid varint");
   }
 
-  /** A varint truncated to its low 32 bits, unsigned (as protobuf does for uint32). */
+  /**
+   * A varint truncated to its low 32 bits, unsigned (as protobuf does for uint32).
+   * Bytes are read inline, not through byte(): this runs for every tag and
+   * length, and a short command should end before the JIT wakes up (issue 11).
+   */
   uint32(): number {
+    const buf = this.buf;
+    const end = this.end;
+    let pos = this.pos;
+    if (pos < end && buf[pos] < 0x80) {
+      this.pos = pos + 1;
+      return buf[pos];
+    }
     let out = 0;
     for (let i = 0; i < 10; i++) {
-      const b = this.byte();
+      if (pos >= end) throw new Error("premature end of protobuf message");
+      const b = buf[pos++];
       if (i < 5) out |= (b & 0x7f) << (7 * i);
-      if (b < 0x80) return out >>> 0;
+      if (b < 0x80) {
+        this.pos = pos;
+        return out >>> 0;
+      }
     }
     throw new Error("invalid varint");
   }
