@@ -1,9 +1,9 @@
 // Reading and writing one session file (daemon.md §6.3–§6.7). Appends are
 // plain line appends; the only other writes (create, meta rewrite) go through
 // a temp file + rename, so a crash leaves at worst a torn last line.
-import { constants } from "node:fs";
+import { closeSync, constants, readSync, writeSync } from "node:fs";
 import { access, rename } from "node:fs/promises";
-import { openRegularStat, readRegularFile, readRegularText } from "./regular-file.ts";
+import { openRegularStatSync, readRegularFile, readRegularText } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
 import { syncDir, writeFileAtomic } from "./atomic.ts";
@@ -70,24 +70,24 @@ export async function appendCompactMarker(path: string, summary: string, after: 
  */
 export function appendLines(path: string, lines: string[], create = false): Promise<void> {
   const data = Buffer.from(`${lines.join("\n")}\n`);
+  // Synchronous inside the lock: an open, a stat, a one-byte read, a write and
+  // a close of a small append cost less than as many round trips to the thread
+  // pool, which a turn's end frame used to wait for (issue 11).
   return withFileLock(path, async () => {
-    const { handle, stats } = await openRegularStat(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0));
+    const { fd, stats } = openRegularStatSync(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0));
     try {
       // A torn last line (crash mid-append) must not swallow the first new line.
       const { size } = stats;
       let buffer = data;
       if (size > 0) {
         const last = Buffer.alloc(1);
-        await handle.read(last, 0, 1, size - 1);
+        readSync(fd, last, 0, 1, size - 1);
         if (last[0] !== NEWLINE) buffer = Buffer.concat([Buffer.from("\n"), data]);
       }
       let offset = 0;
-      while (offset < buffer.length) {
-        const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
-        offset += bytesWritten;
-      }
+      while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   });
 }

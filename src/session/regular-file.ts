@@ -2,7 +2,7 @@
 // bash can `mkfifo sessions/crab_user_9.jsonl`) would block a read for ever and
 // tie up the thread pool. O_NONBLOCK makes the open itself return at once; the
 // descriptor is then checked before a single byte is read or written.
-import { constants, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, type Stats } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 
 export class NotRegularFileError extends Error {
@@ -26,6 +26,19 @@ export async function openRegularStat(path: string, flags: number = constants.O_
     return { handle, stats };
   } catch (err) {
     await handle.close();
+    throw err;
+  }
+}
+
+/** openRegularStat without the thread pool: a descriptor, for a few small synchronous calls. */
+export function openRegularStatSync(path: string, flags: number): { fd: number; stats: Stats } {
+  const fd = openSync(path, flags | constants.O_NONBLOCK, 0o600);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotRegularFileError(path);
+    return { fd, stats };
+  } catch (err) {
+    closeSync(fd);
     throw err;
   }
 }
