@@ -66,7 +66,8 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
       throw new Error(NEEDS_TERMINAL);
     };
 
-    const active = { sessions: async () => (await client.activeSessions()).map((id) => ({ id, active: true })) };
+    // A new chat's session cannot be busy: no need to ask which are.
+    const active = { sessions: async () => (opts.new ? [] : (await client.activeSessions()).map((id) => ({ id, active: true }))) };
     const note = withWaitingNote(await busySessions(active), render, (line) => stderr.write(line));
     const outcome = await runStream(client, request, { onEvent: note.onEvent, onAsk }).finally(note.stop);
     view.finish();

@@ -187,12 +187,13 @@ export function activeSessionIds(bytes: Uint8Array): bigint[] | undefined {
   let id = 0n;
   let active = false;
   for (;;) {
-    if (pos === ends[depth]) {
-      if (depth === 0) return ids;
-      if (depth === 2 && active) ids!.push(id);
-      depth--;
-      continue;
+    // Leaving an entry, then the list, in the same pass: every pass is a loop iteration the JIT counts.
+    if (depth === 2 && pos === ends[2]) {
+      if (active) ids!.push(id);
+      depth = 1;
     }
+    if (depth === 1 && pos === ends[1]) depth = 0;
+    if (depth === 0 && pos === ends[0]) return ids;
     // A tag, then its value: varints inline, low 32 bits for tags and lengths.
     let tag = 0;
     for (let shift = 0; ; shift += 7) {
@@ -268,8 +269,11 @@ export function decode(d: MessageDesc, bytes: Uint8Array): Msg {
 function read(d: MessageDesc, r: Reader): Msg {
   const out = empty(d);
   const fields = byNumberTable(d);
-  while (!r.done) {
-    const tag = r.uint32();
+  while (r.pos < r.end) {
+    // One-byte tags inline: fewer calls keep uint32 cold (see there).
+    let tag = r.buf[r.pos];
+    if (tag < 0x80) r.pos++;
+    else tag = r.uint32();
     const no = tag >>> 3;
     const wireType = tag & 7;
     const f = fields[no];

@@ -72,7 +72,7 @@ export class Reader {
   private view: DataView;
 
   constructor(
-    private readonly buf: Uint8Array,
+    readonly buf: Uint8Array,
     start = 0,
     readonly end = buf.length,
   ) {
@@ -135,7 +135,9 @@ export class Reader {
 
   /** The [start, end) of a length-delimited field's body; moves past it. */
   span(): [number, number] {
-    const len = this.uint32();
+    // One-byte lengths inline: fewer calls keep uint32 cold (see there).
+    const first = this.pos < this.end ? this.buf[this.pos] : 0x80;
+    const len = first < 0x80 ? (this.pos++, first) : this.uint32();
     const start = this.pos;
     if (start + len > this.end) throw new Error("premature end of protobuf message");
     this.pos += len;
