@@ -23,6 +23,8 @@ export class FastClient {
   /** Connects as connectClient does; `warn` gets the version-mismatch line, if any. */
   static async open(options: ConnectOptions, warn: (line: string) => void): Promise<FastClient> {
     const { paths, unix } = locate(options);
+    // The version file is read while connecting: a thread-pool read need not wait for the socket.
+    const version = readText(paths.versionFile);
     const endpoint = unix ?? tcpEndpoint(paths, await readText(paths.portFile));
     let client: FastClient;
     try {
@@ -30,7 +32,7 @@ export class FastClient {
     } catch {
       throw unreachable(endpoint);
     }
-    const warning = versionWarning(versionFrom(await readText(paths.versionFile)));
+    const warning = versionWarning(versionFrom(await version));
     if (warning) warn(warning);
     return client;
   }

@@ -23,9 +23,11 @@ type Run = (out: { stdout: Sink; stderr: Sink }) => Promise<number>;
 
 /** Runs the command when the fast path handles it; false means: use the full CLI. */
 export async function runFast(argv: string[]): Promise<boolean> {
+  // Whether stdout and stderr are terminals is asked at once (a stat each, nothing written).
+  const terminals = Promise.all([isTerminal(1), isTerminal(2)]);
   const run = await plan(argv);
   if (!run) return false;
-  const out = await stdio();
+  const out = stdio(await terminals);
   let code: number;
   try {
     code = await run(out);
