@@ -171,6 +171,7 @@ export async function runClient(options: ClientOptions) {
 
     // The daemon's share of a send: one turn and the agent lookup on a warm connection, no process start.
     const turns: number[] = [];
+    const sendTurns: number[] = [];
     const savedHome = process.env.CRABTALK_HOME;
     process.env.CRABTALK_HOME = home;
     const client = await FastClient.open({}, () => {});
@@ -180,6 +181,12 @@ export async function runClient(options: ClientOptions) {
         for await (const event of client.stream({ agent: "crab", content: "hi", newChat: true, cwd: dir })) void event;
         await client.getAgent("crab");
         turns.push(performance.now() - t0);
+        // What `send hi` asks of the daemon: its agent, the busy sessions, a turn in its existing session.
+        const t1 = performance.now();
+        await client.getAgent("crab");
+        await client.activeSessions();
+        for await (const event of client.stream({ agent: "crab", content: "hi", cwd: dir })) void event;
+        sendTurns.push(performance.now() - t1);
       }
     } finally {
       await client.close();
@@ -187,7 +194,9 @@ export async function runClient(options: ClientOptions) {
       else process.env.CRABTALK_HOME = savedHome;
     }
     const daemonTurn = median(turns);
-    progress(`client: daemon turn + agent lookup, warm connection: ${daemonTurn.toFixed(1)} ms`);
+    const daemonSendTurn = median(sendTurns);
+    progress(`client: daemon turn (new chat) + agent lookup, warm connection: ${daemonTurn.toFixed(1)} ms`);
+    progress(`client: what send hi asks of the daemon (agent, busy sessions, turn in its session), warm connection: ${daemonSendTurn.toFixed(1)} ms`);
 
     // One `send hi` split by CPU: the client process (its rusage) against the daemon's
     // part (its /proc CPU over the same sends, all threads, so JIT and GC included).
@@ -246,6 +255,7 @@ export async function runClient(options: ClientOptions) {
       rounds: options.rounds,
       hello_median_ms: round(floor, 1),
       daemon_turn_warm_connection_ms: round(daemonTurn, 1),
+      daemon_send_requests_warm_connection_ms: round(daemonSendTurn, 1),
       send_cpu_split: split,
       commands,
       concurrent,
