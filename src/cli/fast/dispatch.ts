@@ -23,7 +23,7 @@ type Run = (out: { stdout: Sink; stderr: Sink }) => Promise<number>;
 
 /** Runs the command when the fast path handles it; false means: use the full CLI. */
 export async function runFast(argv: string[]): Promise<boolean> {
-  // Whether stdout and stderr are terminals is asked at once (a stat each, nothing written).
+  // Whether stdout and stderr are terminals is asked at once (nothing is written to them yet).
   const terminals = Promise.all([isTerminal(1), isTerminal(2)]);
   const run = await plan(argv);
   if (!run) return false;

@@ -1,7 +1,8 @@
 // Which of stdin, stdout and stderr are terminals, without node:tty (which
 // loads Node's stream layer: about 3 ms and 7 MiB of a short command's start).
-// On Linux a terminal is a character device of a tty driver, told apart by
-// its major device number; elsewhere node:tty answers.
+// Node's native tty binding answers when Bun has it; otherwise, on Linux, a
+// terminal is a character device of a tty driver, told apart by its major
+// device number; elsewhere node:tty answers.
 
 /** tty (4), /dev/tty and console (5), BSD ptys (2, 3), Unix98 ptys (136-143), USB and other serial ttys. */
 const TTY_MAJORS = new Set([2, 3, 4, 5, 136, 137, 138, 139, 140, 141, 142, 143, 166, 188, 204]);
