@@ -9,16 +9,24 @@ import type * as NodePath from "node:path";
 const nodePath = (): typeof NodePath => require("node:path");
 const nodeOs = (): typeof NodeOs => require("node:os");
 
-/** An absolute POSIX path that resolve() returns unchanged: no empty, `.` or `..` segment, no trailing slash. */
-const PLAIN_ABSOLUTE = /^(?:\/(?!\.{1,2}(?:\/|$))[^/]+)+$/;
-
+/**
+ * An absolute POSIX path that resolve() returns unchanged: no empty, `.` or
+ * `..` segment, no trailing slash. (No regular expression: compiling one
+ * costs a short command more than this check.)
+ */
 function isPlainAbsolute(path: string): boolean {
-  return process.platform !== "win32" && PLAIN_ABSOLUTE.test(path);
+  if (process.platform === "win32" || path.length < 2 || path[0] !== "/") return false;
+  const segments = path.split("/");
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i];
+    if (segment === "" || segment === "." || segment === "..") return false;
+  }
+  return true;
 }
 
-/** join(home, ...parts) for parts that are plain names (no separator, not `.` or `..`). */
-function under(home: string, ...parts: string[]): string {
-  return isPlainAbsolute(home) ? `${home}/${parts.join("/")}` : nodePath().join(home, ...parts);
+/** join(home, ...parts) for parts that are plain names (no separator, not `.` or `..`), `plain` telling whether home is plain absolute. */
+function under(home: string, plain: boolean, ...parts: string[]): string {
+  return plain ? `${home}/${parts.join("/")}` : nodePath().join(home, ...parts);
 }
 
 /** The loopback TCP port the daemon asks for first (protocol.md §2.1). */
@@ -33,7 +41,8 @@ export function resolveHome(env: Record<string, string | undefined> = process.en
 
 /** `~/.crabtalk`: the home when `$CRABTALK_HOME` is not set. */
 export function defaultHome(env: Record<string, string | undefined> = process.env): string {
-  return under(env.HOME || nodeOs().homedir(), ".crabtalk");
+  const base = env.HOME || nodeOs().homedir();
+  return under(base, isPlainAbsolute(base), ".crabtalk");
 }
 
 /** Every path of the §1 table. */
@@ -78,7 +87,8 @@ export interface HomePaths {
 }
 
 export function homePaths(home: string): HomePaths {
-  const at = (...parts: string[]) => under(home, ...parts);
+  const plain = isPlainAbsolute(home);
+  const at = (...parts: string[]) => under(home, plain, ...parts);
   // Names that come from elsewhere are joined (and normalised) by node:path.
   const join = (...parts: string[]) => nodePath().join(home, ...parts);
   return {
