@@ -52,12 +52,23 @@ model = "fake-model"
 `;
 }
 
-async function run(argv: string[], env: Record<string, string>): Promise<{ ms: number; code: number; stdout: string; stderr: string }> {
+async function run(argv: string[], env: Record<string, string>): Promise<{ ms: number; cpuMs: number; code: number; stdout: string; stderr: string }> {
   const t0 = performance.now();
   const proc = Bun.spawn(argv, { env: { ...process.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { ms: performance.now() - t0, code, stdout, stderr };
+  // User + system CPU of the child (wait4's rusage): a figure the other benchmarks on a shared machine barely move.
+  const cpuMs = Number(proc.resourceUsage()?.cpuTime.total ?? 0) / 1000;
+  return { ms: performance.now() - t0, cpuMs, code, stdout, stderr };
 }
+
+/** A process's CPU time so far (utime + stime, all threads), in ms. */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** USER_HZ: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
 
 async function compile(entry: string, outfile: string): Promise<void> {
   const flags = ["--compile", "--minify", "--bytecode", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
@@ -125,11 +136,12 @@ export async function runClient(options: ClientOptions) {
     }
 
     const times: Record<string, number[]> = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
+    const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
     for (let round = 0; round < options.warmup + options.rounds; round++) {
       for (const [name, argv] of Object.entries(subjects)) {
         const r = await run(argv, env);
         if (r.code !== 0) throw new Error(`${name}: exit ${r.code}: ${r.stderr.slice(-1000)}`);
-        if (round >= options.warmup) times[name].push(r.ms);
+        if (round >= options.warmup) (times[name].push(r.ms), cpu[name].push(r.cpuMs));
       }
     }
 
@@ -148,16 +160,18 @@ export async function runClient(options: ClientOptions) {
       commands[name] = {
         median_ms: round(ms, 1),
         ratio_to_hello: round(ms / floor, 2),
+        cpu_median_ms: round(median(cpu[name]), 2),
         peak_rss_mib: haveTime ? round(median(rss[name]), 1) : null,
       };
       progress(
-        `client: ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ×${(ms / floor).toFixed(2)}` +
+        `client: ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ×${(ms / floor).toFixed(2)}  cpu ${median(cpu[name]).toFixed(1)} ms` +
           (haveTime ? `  ${median(rss[name]).toFixed(1)} MiB` : ""),
       );
     }
 
     // The daemon's share of a send: one turn and the agent lookup on a warm connection, no process start.
     const turns: number[] = [];
+    const sendTurns: number[] = [];
     const savedHome = process.env.CRABTALK_HOME;
     process.env.CRABTALK_HOME = home;
     const client = await FastClient.open({}, () => {});
@@ -167,6 +181,12 @@ export async function runClient(options: ClientOptions) {
         for await (const event of client.stream({ agent: "crab", content: "hi", newChat: true, cwd: dir })) void event;
         await client.getAgent("crab");
         turns.push(performance.now() - t0);
+        // What `send hi` asks of the daemon: its agent, the busy sessions, a turn in its existing session.
+        const t1 = performance.now();
+        await client.getAgent("crab");
+        await client.activeSessions();
+        for await (const event of client.stream({ agent: "crab", content: "hi", cwd: dir })) void event;
+        sendTurns.push(performance.now() - t1);
       }
     } finally {
       await client.close();
@@ -174,32 +194,57 @@ export async function runClient(options: ClientOptions) {
       else process.env.CRABTALK_HOME = savedHome;
     }
     const daemonTurn = median(turns);
-    progress(`client: daemon turn + agent lookup, warm connection: ${daemonTurn.toFixed(1)} ms`);
+    const daemonSendTurn = median(sendTurns);
+    progress(`client: daemon turn (new chat) + agent lookup, warm connection: ${daemonTurn.toFixed(1)} ms`);
+    progress(`client: what send hi asks of the daemon (agent, busy sessions, turn in its session), warm connection: ${daemonSendTurn.toFixed(1)} ms`);
+
+    // One `send hi` split by CPU: the client process (its rusage) against the daemon's
+    // part (its /proc CPU over the same sends, all threads, so JIT and GC included).
+    const sendCpu: number[] = [];
+    const daemonBefore = processCpuMs(daemon.proc.pid);
+    for (let i = 0; i < options.rounds; i++) sendCpu.push((await run([bin, "send", "hi"], env)).cpuMs);
+    const split = {
+      sends: options.rounds,
+      client_cpu_median_ms: round(median(sendCpu), 2),
+      hello_cpu_median_ms: round(median(cpu.hello), 2),
+      daemon_cpu_per_send_ms: round((processCpuMs(daemon.proc.pid) - daemonBefore) / options.rounds, 2),
+    };
+    progress(
+      `client: one send's CPU: client ${split.client_cpu_median_ms} ms (hello ${split.hello_cpu_median_ms} ms), daemon ${split.daemon_cpu_per_send_ms} ms`,
+    );
 
     // Concurrent sends, against as many concurrent hellos.
+    // What a batch costs: the clients' CPU together and the daemon's, against the 2 cores' wall time.
     const batch = async (argv: (i: number) => string[]) => {
+      const daemonBefore = processCpuMs(daemon!.proc.pid);
       const t0 = performance.now();
       const results = await Promise.all(Array.from({ length: options.concurrency }, (_, i) => run(argv(i), env)));
+      const ms = performance.now() - t0;
       const bad = results.find((r) => r.code !== 0);
       if (bad) throw new Error(`concurrent run failed: ${bad.stderr.slice(-1000)}`);
-      return performance.now() - t0;
+      return { ms, clientCpu: results.reduce((sum, r) => sum + r.cpuMs, 0), daemonCpu: processCpuMs(daemon!.proc.pid) - daemonBefore };
     };
     const sendBatches: number[] = [];
     const helloBatches: number[] = [];
+    const clientCpu: number[] = [];
+    const daemonCpu: number[] = [];
     for (let i = 0; i < options.batches + 1; i++) {
       const s = await batch((k) => [bin, "send", "--sender", `bench-${k}`, "hi"]);
       const h = await batch(() => [hello]);
-      if (i > 0) (sendBatches.push(s), helloBatches.push(h));
+      if (i > 0) (sendBatches.push(s.ms), helloBatches.push(h.ms), clientCpu.push(s.clientCpu), daemonCpu.push(s.daemonCpu));
     }
     const concurrent = {
       sends: options.concurrency,
       batch_median_ms: round(median(sendBatches), 1),
       hello_batch_median_ms: round(median(helloBatches), 1),
       ratio_to_hello_batch: round(median(sendBatches) / median(helloBatches), 2),
+      clients_cpu_median_ms: round(median(clientCpu), 1),
+      daemon_cpu_median_ms: round(median(daemonCpu), 1),
       batches: sendBatches.length,
     };
     progress(
-      `client: ${options.concurrency} concurrent sends ${concurrent.batch_median_ms} ms (as many hellos ${concurrent.hello_batch_median_ms} ms)`,
+      `client: ${options.concurrency} concurrent sends ${concurrent.batch_median_ms} ms (as many hellos ${concurrent.hello_batch_median_ms} ms); ` +
+        `CPU: clients ${concurrent.clients_cpu_median_ms} ms, daemon ${concurrent.daemon_cpu_median_ms} ms`,
     );
 
     const send = commands["send hi"] as { ratio_to_hello: number; peak_rss_mib: number | null };
@@ -210,6 +255,8 @@ export async function runClient(options: ClientOptions) {
       rounds: options.rounds,
       hello_median_ms: round(floor, 1),
       daemon_turn_warm_connection_ms: round(daemonTurn, 1),
+      daemon_send_requests_warm_connection_ms: round(daemonSendTurn, 1),
+      send_cpu_split: split,
       commands,
       concurrent,
       targets: TARGETS,

@@ -1,8 +1,11 @@
 // Tables for the list commands (sessions, conversations, agents).
-import { basename } from "node:path";
+import type * as NodePath from "node:path";
 import type { AgentInfo, ConversationInfo, ConversationMessage, SessionInfo, SessionSearchHit } from "../protocol/gen/crabtalk_pb.ts";
 import { formatDuration } from "./stats-view.ts";
 import { formatTable, oneLine } from "./table.ts";
+
+/** Required when a listing needs it: the fast `sessions` command never does, and loading it costs a short command (issue 11). */
+const nodePath = (): typeof NodePath => require("node:path");
 
 const TITLE_MAX = 50;
 
@@ -32,7 +35,7 @@ export function conversationsTable(conversations: ConversationInfo[]): string {
       c.sender,
       String(c.seq),
       String(c.messageCount),
-      basename(c.filePath),
+      nodePath().basename(c.filePath),
     ]),
   );
 }
@@ -58,7 +61,7 @@ export function searchHitsText(hits: SessionSearchHit[]): string {
   return hits
     .map((h, i) =>
       [
-        `${i + 1}. ${basename(h.filePath)}  ${h.date}${h.title ? `  ${oneLine(h.title, TITLE_MAX)}` : ""}`,
+        `${i + 1}. ${nodePath().basename(h.filePath)}  ${h.date}${h.title ? `  ${oneLine(h.title, TITLE_MAX)}` : ""}`,
         ...line(" ", h.before),
         ...line(">", h.match),
         ...line(" ", h.after),

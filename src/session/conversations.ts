@@ -59,7 +59,29 @@ export async function listConversations(
     throw err;
   }
   const prefix = agent && sender ? `${agent}_${senderSlug(sender)}_` : undefined;
+  // A file renamed between the directory read and its scan (a title arriving: §6.9) is
+  // listed under its new name by a second look; a file deleted meanwhile is just gone.
+  for (let attempt = 1; ; attempt++) {
+    const { found, vanished } = await scanNames(dir, names, prefix, agent, now);
+    if (!vanished || attempt === RELIST_ATTEMPTS) {
+      found.sort((a, b) => b.mtimeMs - a.mtimeMs || a.summary.filePath.localeCompare(b.summary.filePath));
+      return found.map((f) => f.summary);
+    }
+    names = await readdir(dir).catch(() => []);
+  }
+}
+
+const RELIST_ATTEMPTS = 3;
+
+async function scanNames(
+  dir: string,
+  names: readonly string[],
+  prefix: string | undefined,
+  agent: string,
+  now: Date,
+): Promise<{ found: Array<{ summary: ConversationSummary; mtimeMs: number }>; vanished: boolean }> {
   const found: Array<{ summary: ConversationSummary; mtimeMs: number }> = [];
+  let vanished = false;
   await forEachLimited(names, SCAN_CONCURRENCY, async (name) => {
     if (!name.endsWith(SESSION_EXT)) return;
     if (prefix !== undefined && !name.startsWith(prefix)) return;
@@ -67,7 +89,8 @@ export async function listConversations(
     if (parsed === undefined || (agent && prefix === undefined && parsed.agent !== agent)) return;
     const filePath = join(dir, name);
     const scanned = await scanFile(filePath);
-    if (scanned === undefined) return;
+    if (scanned === "vanished") vanished = true;
+    if (scanned === undefined || scanned === "vanished") return;
     found.push({
       mtimeMs: scanned.mtimeMs,
       summary: {
@@ -79,8 +102,7 @@ export async function listConversations(
       },
     });
   });
-  found.sort((a, b) => b.mtimeMs - a.mtimeMs || a.summary.filePath.localeCompare(b.summary.filePath));
-  return found.map((f) => f.summary);
+  return { found, vanished };
 }
 
 interface ScannedFile {
@@ -89,8 +111,8 @@ interface ScannedFile {
   aliveSecs: number;
 }
 
-/** Modification time, message lines and meta uptime; undefined if the file vanished or is not a file. */
-async function scanFile(path: string): Promise<ScannedFile | undefined> {
+/** Modification time, message lines and meta uptime; undefined if it is not a file or cannot be read, "vanished" if it is gone. */
+async function scanFile(path: string): Promise<ScannedFile | "vanished" | undefined> {
   try {
     const info = await lstat(path);
     if (!info.isFile()) return undefined;
@@ -98,8 +120,8 @@ async function scanFile(path: string): Promise<ScannedFile | undefined> {
     const end = text.indexOf("\n");
     const meta = parseMetaLine(end === -1 ? text : text.slice(0, end));
     return { mtimeMs: info.mtimeMs, messageCount: countMessageLinesOf(text), aliveSecs: meta?.uptime_secs ?? 0 };
-  } catch {
-    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "vanished" : undefined;
   }
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { parse } from "smol-toml";
 import { parseConfigText } from "../../src/daemon/config/load.ts";
 import { CONFIG_TEMPLATE } from "../../src/daemon/config/template.ts";
@@ -29,6 +30,29 @@ describe("resolveHome", () => {
 
   test("a relative CRABTALK_HOME is made absolute", () => {
     expect(resolveHome({ CRABTALK_HOME: "rel/home" })).toBe(path.resolve("rel/home"));
+  });
+});
+
+describe("home paths without node:path (a plain absolute home)", () => {
+  // Any path made of these pieces: plain names, dots, empty segments, trailing slashes, relative forms.
+  const piece = fc.constantFrom("a", "crab", ".", "..", "...", ".hidden", "", "x y", "é", "a\\b");
+  const anyPath = fc.tuple(fc.boolean(), fc.array(piece, { maxLength: 6 })).map(([abs, parts]) => (abs ? "/" : "") + parts.join("/"));
+
+  test("resolveHome and homePaths agree with node:path for any home", () => {
+    fc.assert(
+      fc.property(anyPath, anyPath, (crabHome, home) => {
+        if (crabHome) expect(resolveHome({ CRABTALK_HOME: crabHome })).toBe(path.resolve(crabHome));
+        if (home) expect(resolveHome({ HOME: home })).toBe(path.join(home, ".crabtalk"));
+        const abs = path.resolve(crabHome || "/");
+        const paths = homePaths(abs);
+        expect(paths.socket).toBe(path.join(abs, "run", "crabtalk.sock"));
+        expect(paths.localManifest).toBe(path.join(abs, "local", "CrabTalk.toml"));
+        expect(paths.usageLedger).toBe(path.join(abs, "usage", "ledger.jsonl"));
+        expect(paths.tokenFile("../x")).toBe(path.join(abs, "tokens", "../x.json"));
+        if (crabHome.startsWith("/")) expect(homePaths(crabHome).sessions).toBe(path.join(crabHome, "sessions"));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

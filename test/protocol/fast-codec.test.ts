@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import * as pb from "../../src/protocol/gen/crabtalk_pb.ts";
-import { decode, encode, FAST_MESSAGES, type FieldDesc, type MessageDesc, type Msg } from "../../src/protocol/fast/codec.ts";
+import { activeSessionIds, decode, encode, FAST_MESSAGES, type FieldDesc, type MessageDesc, type Msg } from "../../src/protocol/fast/codec.ts";
 import { Writer } from "../../src/protocol/fast/wire.ts";
 import { toPlain } from "../../src/cli/plain-json.ts";
 
@@ -116,5 +116,56 @@ describe("fast codec agrees with protobuf-es", () => {
     const chunk = toBinary(pb.StreamChunkSchema, create(pb.StreamChunkSchema, { content: "hello" }));
     const { StreamChunk } = Object.fromEntries(FAST_MESSAGES.map((m) => [m.typeName.split(".").pop(), m]));
     expect(() => decode(StreamChunk!, chunk.subarray(0, chunk.length - 1))).toThrow(/premature end/);
+  });
+});
+
+describe("active session ids read from a session list", () => {
+  const { SessionList, ServerMessage } = Object.fromEntries(FAST_MESSAGES.map((m) => [m.typeName.split(".").pop(), m]));
+
+  test("protobuf-es encode → the active ids decode finds, unknown fields anywhere", () => {
+    const withUnknown = (d: MessageDesc) =>
+      fc.tuple(arb(d), unknownFields, unknownFields).map(([init, before, after]) => ({ init, before, after }));
+    fc.assert(
+      fc.property(withUnknown(SessionList!), unknownFields, unknownFields, ({ init, before, after }, outerBefore, outerAfter) => {
+        const list = concat(concat(unknownBytes(before), toBinary(pb.SessionListSchema, create(pb.SessionListSchema, init))), unknownBytes(after));
+        const w = new Writer();
+        w.tag(5, 2);
+        w.bytes(list);
+        const bytes = concat(concat(unknownBytes(outerBefore), w.finish()), unknownBytes(outerAfter));
+        const expected = fromBinary(pb.ServerMessageSchema, bytes);
+        if (expected.msg.case !== "sessions") throw new Error("not a session list");
+        const active = expected.msg.value.sessions.filter((s) => s.active).map((s) => s.id);
+        expect(activeSessionIds(bytes)).toEqual(active);
+        // The same as the whole message read by the fast codec.
+        const fast = decode(ServerMessage!, bytes).msg as { value: { sessions: { id: bigint; active: boolean }[] } };
+        expect(fast.value.sessions.filter((s) => s.active).map((s) => s.id)).toEqual(active);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("any other reply is not a session list", () => {
+    fc.assert(
+      fc.property(arb(ServerMessage!), (init) => {
+        const message = create(pb.ServerMessageSchema, init as never);
+        const bytes = toBinary(pb.ServerMessageSchema, message);
+        const ids = activeSessionIds(bytes);
+        if (message.msg.case === "sessions") expect(ids).toEqual(message.msg.value.sessions.filter((s) => s.active).map((s) => s.id));
+        else expect(ids).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("a reply after the list replaces it; two lists merge; truncation is an error", () => {
+    const list = (sessions: { id: bigint; active: boolean }[]) =>
+      toBinary(pb.ServerMessageSchema, create(pb.ServerMessageSchema, { msg: { case: "sessions", value: { sessions } } }));
+    const pong = toBinary(pb.ServerMessageSchema, create(pb.ServerMessageSchema, { msg: { case: "pong", value: {} } }));
+    const a = list([{ id: 3n, active: true }, { id: 4n, active: false }]);
+    const b = list([{ id: 2n ** 64n - 1n, active: true }]);
+    expect(activeSessionIds(concat(a, pong))).toBeUndefined();
+    expect(activeSessionIds(concat(pong, a))).toEqual([3n]);
+    expect(activeSessionIds(concat(a, b))).toEqual([3n, 2n ** 64n - 1n]);
+    expect(() => activeSessionIds(a.subarray(0, a.length - 1))).toThrow(/premature end/);
   });
 });

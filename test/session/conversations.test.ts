@@ -104,6 +104,21 @@ describe("listConversations (§6.8)", () => {
   });
 });
 
+describe("listConversations while titles rename files", () => {
+  test("a conversation renamed between the directory read and its scan is still listed, once", async () => {
+    const dir = tempDir();
+    for (let i = 1; i <= 12; i++) await session(dir, `crab_user_${i}.jsonl`, 2, hoursAgo(i));
+    // A title arriving renames one file while a listing is under way, at a different moment each time.
+    for (let i = 1; i <= 12; i++) {
+      const listing = listConversations(dir, "", "", NOW);
+      for (let k = 0; k < i; k++) await Bun.sleep(0);
+      fs.renameSync(path.join(dir, `crab_user_${i}.jsonl`), path.join(dir, `crab_user_${i}_title-${i}.jsonl`));
+      const listed = await listing;
+      expect(listed.map((c) => c.seq).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, k) => k + 1));
+    }
+  });
+});
+
 describe("dateLabel", () => {
   test("Today, Yesterday, else YYYY-MM-DD in local time", () => {
     expect(dateLabel(new Date(2026, 3, 2, 0, 0, 1), NOW)).toBe("Today");

@@ -2,7 +2,7 @@
 // src/protocol/client.ts, with the hand-written codec (src/protocol/fast), and
 // only the operations the fast commands use.
 import type { FrameEvent } from "../../protocol/frame.ts";
-import { ClientMessage, decode, encode, ServerMessage, type Msg } from "../../protocol/fast/codec.ts";
+import { activeSessionIds, ClientMessage, decode, encode, ServerMessage, type Msg } from "../../protocol/fast/codec.ts";
 import { DaemonError } from "../../protocol/daemon-error.ts";
 import type { AgentInfo, DaemonStats, SessionInfo, StreamEvent, StreamMsg } from "../../protocol/gen/crabtalk_pb.ts";
 import { connect } from "../../transport/connect.ts";
@@ -23,6 +23,8 @@ export class FastClient {
   /** Connects as connectClient does; `warn` gets the version-mismatch line, if any. */
   static async open(options: ConnectOptions, warn: (line: string) => void): Promise<FastClient> {
     const { paths, unix } = locate(options);
+    // The version file is read while connecting: a thread-pool read need not wait for the socket.
+    const version = readText(paths.versionFile);
     const endpoint = unix ?? tcpEndpoint(paths, await readText(paths.portFile));
     let client: FastClient;
     try {
@@ -30,13 +32,19 @@ export class FastClient {
     } catch {
       throw unreachable(endpoint);
     }
-    const warning = versionWarning(versionFrom(await readText(paths.versionFile)));
+    const warning = versionWarning(versionFrom(await version));
     if (warning) warn(warning);
     return client;
   }
 
+  /**
+   * Hangs up at once. Every reply the fast commands wait for has been read by
+   * then, so there is nothing to flush or drain, and a short command need not
+   * wait a round trip for the daemon's side of a graceful close.
+   */
   close(): Promise<void> {
-    return this.channel.close();
+    this.channel.abort();
+    return Promise.resolve();
   }
 
   async ping(): Promise<void> {
@@ -51,6 +59,16 @@ export class FastClient {
   async sessions(): Promise<SessionInfo[]> {
     const value = { $typeName: "crabtalk.protocol.Sessions" };
     return ((await this.call({ case: "sessions", value }, "sessions")) as unknown as { sessions: SessionInfo[] }).sessions;
+  }
+
+  /** The ids of the sessions running a run now: the session list, without the rest of it. */
+  async activeSessions(): Promise<bigint[]> {
+    await this.send({ case: "sessions", value: { $typeName: "crabtalk.protocol.Sessions" } });
+    const payload = await this.nextPayload();
+    const ids = activeSessionIds(payload);
+    if (ids) return ids;
+    this.expect(this.decodeReply(payload), "sessions"); // throws: an error, or some other reply
+    return [];
   }
 
   async getAgent(name: string): Promise<AgentInfo> {
@@ -85,6 +103,10 @@ export class FastClient {
   }
 
   private async nextReply(): Promise<Variant> {
+    return this.decodeReply(await this.nextPayload());
+  }
+
+  private async nextPayload(): Promise<Uint8Array> {
     const event = this.inbox.shift() ?? (await new Promise<FrameEvent | "closed">((r) => (this.waiting = r)));
     if (event === "closed") {
       this.inbox.unshift("closed");
@@ -92,7 +114,11 @@ export class FastClient {
     }
     if (event.kind === "too_large") throw new Error(`reply frame too large: ${event.length} bytes`);
     if (event.kind === "abandoned") throw new Error(event.message);
-    const msg = decode(ServerMessage, event.payload).msg as { case?: string; value: Msg };
+    return event.payload;
+  }
+
+  private decodeReply(payload: Uint8Array): Variant {
+    const msg = decode(ServerMessage, payload).msg as { case?: string; value: Msg };
     // Variants this codec does not read come out as no case (a daemon never sends them here).
     if (msg.case === undefined) throw new Error("empty server message");
     return msg as Variant;
@@ -109,9 +135,18 @@ export class FastClient {
   }
 }
 
-/** A file's text through Bun.file (node:fs costs a short command about a millisecond and 3 MiB). */
+/**
+ * A small file's text, mapped rather than read: Bun.mmap is synchronous and
+ * native (no thread pool, no node:fs; issue 11). Undefined when it cannot be
+ * read; an empty file (which cannot be mapped) is "", as a read gives.
+ */
 function readText(file: string): Promise<string | undefined> {
-  return Bun.file(file)
-    .text()
-    .catch(() => undefined);
+  try {
+    return Promise.resolve(utf8.decode(Bun.mmap(file)));
+  } catch (err) {
+    const empty = (err as { code?: string }).code === "EINVAL" && Bun.file(file).size === 0;
+    return Promise.resolve(empty ? "" : undefined);
+  }
 }
+
+const utf8 = new TextDecoder();

@@ -4,7 +4,7 @@
 // unusual about these (other flags, a terminal on standard input, a value
 // commander would reject), returns false and the full CLI handles it, so
 // output, errors and exit status stay those of src/cli/commands.
-import { resolve } from "node:path";
+import type * as NodePath from "node:path";
 import { DaemonError } from "../../protocol/daemon-error.ts";
 import { versionLine } from "../../version.ts";
 import { sessionsTable } from "../listings.ts";
@@ -23,9 +23,11 @@ type Run = (out: { stdout: Sink; stderr: Sink }) => Promise<number>;
 
 /** Runs the command when the fast path handles it; false means: use the full CLI. */
 export async function runFast(argv: string[]): Promise<boolean> {
+  // Whether stdout and stderr are terminals is asked at once (nothing is written to them yet).
+  const terminals = Promise.all([isTerminal(1), isTerminal(2)]);
   const run = await plan(argv);
   if (!run) return false;
-  const out = await stdio();
+  const out = stdio(await terminals);
   let code: number;
   try {
     code = await run(out);
@@ -134,7 +136,8 @@ export async function sendOptions(args: string[]): Promise<FastSendOptions | und
         if (!/^\d+$/.test(value.trim())) return undefined;
         opts.session = BigInt(value.trim());
       } else if (key === "cwd") {
-        const dir = resolve(value);
+        // Required only here: loading node:path costs every short command (issue 11).
+        const dir = (require("node:path") as typeof NodePath).resolve(value);
         if (!(await isDirectory(dir))) return undefined;
         opts.cwd = dir;
       } else (opts as unknown as Record<string, string>)[key] = value;

@@ -1,7 +1,6 @@
 // stdout and stderr for the fast CLI path, written through Bun's file sinks:
 // touching process.stdout/stderr would load Node's stream layer (≈12 ms, 10 MiB).
 import type { FileSink } from "bun";
-import { isTerminal } from "./terminal.ts";
 
 export interface Sink {
   readonly isTTY: boolean;
@@ -23,7 +22,7 @@ function sink(writer: FileSink, isTTY: boolean): Sink {
   };
 }
 
-export async function stdio(): Promise<{ stdout: Sink; stderr: Sink }> {
-  const [out, err] = await Promise.all([isTerminal(1), isTerminal(2)]);
+/** The sinks, given whether stdout and stderr are terminals (isTerminal). */
+export function stdio([out, err]: [boolean, boolean]): { stdout: Sink; stderr: Sink } {
   return { stdout: sink(Bun.stdout.writer(), out), stderr: sink(Bun.stderr.writer(), err) };
 }

@@ -3,7 +3,7 @@
 // standard input not a terminal (dispatch.ts), so an ask_user question is
 // always declined as the full command declines it there.
 import { isApprovalAsk } from "../../protocol/approval.ts";
-import type { AskUserEvent, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
+import type { AgentInfo, AskUserEvent, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { resolveConversationFile } from "../conversation-file.ts";
 import type { ConnectOptions } from "../endpoint.ts";
 import { errorJson, eventJson } from "../stream/event-json.ts";
@@ -33,8 +33,11 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
   const client = await FastClient.open(conn, (line) => stderr.write(line));
   try {
     const content = await readMessage(opts.message);
+    // An agent is looked up once: the answer before the run also serves the notes after it (one round trip less).
+    const agents = new Map<string, Promise<AgentInfo>>();
+    const getAgent = (name: string) => agents.get(name) ?? agents.set(name, client.getAgent(name)).get(name)!;
     // As the full command in a pipe: no model, no request; one line saying how to get one.
-    if (!(await hasModel(client, opts.agent))) {
+    if (!(await hasModel({ getAgent }, opts.agent))) {
       stderr.write(`crabtalk: ${noProviderLine(process.env)}\n`);
       return 1;
     }
@@ -63,7 +66,9 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
       throw new Error(NEEDS_TERMINAL);
     };
 
-    const note = withWaitingNote(await busySessions(client), render, (line) => stderr.write(line));
+    // A new chat's session cannot be busy: no need to ask which are.
+    const active = { sessions: async () => (opts.new ? [] : (await client.activeSessions()).map((id) => ({ id, active: true }))) };
+    const note = withWaitingNote(await busySessions(active), render, (line) => stderr.write(line));
     const outcome = await runStream(client, request, { onEvent: note.onEvent, onAsk }).finally(note.stop);
     view.finish();
     if (outcome.failure) {
@@ -78,9 +83,9 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
       return 1;
     }
     const agent = outcome.end?.agent || opts.agent;
-    const fallback = await fallbackNote(outcome, () => client.getAgent(agent));
+    const fallback = await fallbackNote(outcome, () => getAgent(agent));
     if (fallback) stderr.write(`crabtalk: ${fallback}\n`);
-    if (await stoppedAtIterationLimit(outcome, async () => (await client.getAgent(agent)).maxIterations)) {
+    if (await stoppedAtIterationLimit(outcome, async () => (await getAgent(agent)).maxIterations)) {
       stderr.write("crabtalk: stopped at the agent's iteration limit\n");
     }
     return 0;

@@ -36,8 +36,10 @@ export class Out {
   put(s: string, kind: string): void {
     if (!s) return;
     this.raw.write(s);
-    // Trailing colour codes do not move the cursor: look past them.
-    this.lastChar = s.replace(/(\x1b\[[0-9;]*m)+$/, "").at(-1) ?? this.lastChar;
+    // Trailing colour codes do not move the cursor: look past them. (Plain text, as
+    // in a pipe, skips the pattern: compiling it costs a short command, issue 11.)
+    const shown = s.includes("\x1b") ? s.replace(/(\x1b\[[0-9;]*m)+$/, "") : s;
+    this.lastChar = shown.at(-1) ?? this.lastChar;
     this.kind = kind;
   }
 }

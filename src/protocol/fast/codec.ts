@@ -5,7 +5,7 @@
 // { case, value }), so the rest of the CLI cannot tell them apart.
 // test/protocol/fast-codec.test.ts round-trips every message here against the
 // generated code in both directions, unknown fields included.
-import { FIXED64, LEN, Reader, VARINT, Writer } from "./wire.ts";
+import { FIXED32, FIXED64, LEN, Reader, VARINT, Writer } from "./wire.ts";
 
 type Kind = "string" | "uint32" | "uint64" | "bool" | "double" | "message";
 
@@ -170,6 +170,82 @@ export const ServerMessage: MessageDesc = desc(
   "msg",
 );
 
+/**
+ * The ids of the active sessions in a ServerMessage carrying a SessionList,
+ * read without building a SessionInfo per session: `send` asks for the list
+ * only for these, and a daemon may hold thousands. One loop over the bytes,
+ * with no call per field, so that a short command ends before the JIT would
+ * compile anything (issue 11). Undefined for any other reply (decode that).
+ */
+export function activeSessionIds(bytes: Uint8Array): bigint[] | undefined {
+  const known = byNumberTable(ServerMessage);
+  let ids: bigint[] | undefined;
+  // Nested ends: [0] the message, [1] the SessionList, [2] the SessionInfo being read.
+  const ends = [bytes.length, 0, 0];
+  let depth = 0;
+  let pos = 0;
+  let id = 0n;
+  let active = false;
+  for (;;) {
+    // Leaving an entry, then the list, in the same pass: every pass is a loop iteration the JIT counts.
+    if (depth === 2 && pos === ends[2]) {
+      if (active) ids!.push(id);
+      depth = 1;
+    }
+    if (depth === 1 && pos === ends[1]) depth = 0;
+    if (depth === 0 && pos === ends[0]) return ids;
+    // A tag, then its value: varints inline, low 32 bits for tags and lengths.
+    let tag = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (pos >= ends[depth] || shift > 63) throw new Error("premature end of protobuf message");
+      const b = bytes[pos++];
+      if (shift < 32) tag |= (b & 0x7f) << shift;
+      if (b < 0x80) break;
+    }
+    tag >>>= 0;
+    const wireType = tag & 7;
+    let value = 0n;
+    let small = 0;
+    if (wireType === VARINT || wireType === LEN) {
+      for (let shift = 0; ; shift += 7) {
+        if (pos >= ends[depth] || shift > 63) throw new Error("premature end of protobuf message");
+        const b = bytes[pos++];
+        if (wireType === VARINT) value |= BigInt(b & 0x7f) << BigInt(shift);
+        if (shift < 32) small |= (b & 0x7f) << shift;
+        if (b < 0x80) break;
+      }
+      small >>>= 0;
+      if (wireType === LEN && pos + small > ends[depth]) throw new Error("premature end of protobuf message");
+    } else if (wireType === FIXED64 || wireType === FIXED32) {
+      pos += wireType === FIXED64 ? 8 : 4;
+      if (pos > ends[depth]) throw new Error("premature end of protobuf message");
+      continue;
+    } else {
+      // Groups are rare enough to be read by the general reader.
+      const r = new Reader(bytes, pos, ends[depth]);
+      r.skip(wireType, tag >>> 3);
+      pos = r.pos;
+      continue;
+    }
+    const no = tag >>> 3;
+    if (depth === 0 && wireType === LEN && no === 5) {
+      // The list seen twice merges: its repeated field concatenates.
+      ids ??= [];
+      ends[++depth] = pos + small;
+    } else if (depth === 1 && wireType === LEN && no === 1) {
+      id = 0n;
+      active = false;
+      ends[++depth] = pos + small;
+    } else {
+      if (depth === 2 && wireType === VARINT && no === 1) id = BigInt.asUintN(64, value);
+      else if (depth === 2 && wireType === VARINT && no === 6) active = value !== 0n;
+      // Another case of the oneof read after the list replaces it, as decode does.
+      else if (depth === 0 && known[no] && WIRE[known[no]!.kind] === wireType) ids = undefined;
+      if (wireType === LEN) pos += small;
+    }
+  }
+}
+
 /** A message with every implicit-presence field at its default, as protobuf-es `create` makes it. */
 function empty(d: MessageDesc): Msg {
   const out: Msg = { $typeName: d.typeName };
@@ -192,11 +268,15 @@ export function decode(d: MessageDesc, bytes: Uint8Array): Msg {
 
 function read(d: MessageDesc, r: Reader): Msg {
   const out = empty(d);
-  while (!r.done) {
-    const tag = r.uint32();
+  const fields = byNumberTable(d);
+  while (r.pos < r.end) {
+    // One-byte tags inline: fewer calls keep uint32 cold (see there).
+    let tag = r.buf[r.pos];
+    if (tag < 0x80) r.pos++;
+    else tag = r.uint32();
     const no = tag >>> 3;
     const wireType = tag & 7;
-    const f = d.fields.find((x) => x.no === no);
+    const f = fields[no];
     if (!f || WIRE[f.kind] !== wireType) {
       r.skip(wireType, no);
       continue;
@@ -269,6 +349,18 @@ function write(d: MessageDesc, m: Msg, w: Writer): void {
 }
 
 const sortedFields = new Map<MessageDesc, FieldDesc[]>();
+const fieldTables = new Map<MessageDesc, Array<FieldDesc | undefined>>();
+
+/** The fields indexed by number: no search (and no callback the JIT would warm to) per field read. */
+function byNumberTable(d: MessageDesc): Array<FieldDesc | undefined> {
+  let table = fieldTables.get(d);
+  if (!table) {
+    table = [];
+    for (const f of d.fields) table[f.no] = f;
+    fieldTables.set(d, table);
+  }
+  return table;
+}
 
 function byNumber(d: MessageDesc): FieldDesc[] {
   let fields = sortedFields.get(d);

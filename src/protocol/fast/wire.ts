@@ -72,7 +72,7 @@ export class Reader {
   private view: DataView;
 
   constructor(
-    private readonly buf: Uint8Array,
+    readonly buf: Uint8Array,
     start = 0,
     readonly end = buf.length,
   ) {
@@ -100,13 +100,28 @@ export class Reader {
     throw new Error("invalid varint");
   }
 
-  /** A varint truncated to its low 32 bits, unsigned (as protobuf does for uint32). */
+  /**
+   * A varint truncated to its low 32 bits, unsigned (as protobuf does for uint32).
+   * Bytes are read inline, not through byte(): this runs for every tag and
+   * length, and a short command should end before the JIT wakes up (issue 11).
+   */
   uint32(): number {
+    const buf = this.buf;
+    const end = this.end;
+    let pos = this.pos;
+    if (pos < end && buf[pos] < 0x80) {
+      this.pos = pos + 1;
+      return buf[pos];
+    }
     let out = 0;
     for (let i = 0; i < 10; i++) {
-      const b = this.byte();
+      if (pos >= end) throw new Error("premature end of protobuf message");
+      const b = buf[pos++];
       if (i < 5) out |= (b & 0x7f) << (7 * i);
-      if (b < 0x80) return out >>> 0;
+      if (b < 0x80) {
+        this.pos = pos;
+        return out >>> 0;
+      }
     }
     throw new Error("invalid varint");
   }
@@ -120,7 +135,9 @@ export class Reader {
 
   /** The [start, end) of a length-delimited field's body; moves past it. */
   span(): [number, number] {
-    const len = this.uint32();
+    // One-byte lengths inline: fewer calls keep uint32 cold (see there).
+    const first = this.pos < this.end ? this.buf[this.pos] : 0x80;
+    const len = first < 0x80 ? (this.pos++, first) : this.uint32();
     const start = this.pos;
     if (start + len > this.end) throw new Error("premature end of protobuf message");
     this.pos += len;
