@@ -274,3 +274,18 @@ export async function runClient(options: ClientOptions) {
     await releaseDir();
   }
 }
+
+/** The client targets as rows of the one targets table (`bun run bench` prints them with the daemon's). */
+export function clientTargets(c: Awaited<ReturnType<typeof runClient>>) {
+  const cmd = c.commands as Record<string, { median_ms: number; ratio_to_hello: number; peak_rss_mib: number | null }>;
+  const send = cmd["send hi"];
+  const hello = `hello world ${c.hello_median_ms} ms`;
+  const others = ["ping", "stats", "sessions", "--version", "--help"];
+  const worst = Math.max(...others.map((n) => cmd[n].ratio_to_hello));
+  return [
+    { target: "`send hi`, warm daemon, instant fake", figure: `${send.median_ms} ms`, floor: `${hello} (×${send.ratio_to_hello})`, goal: `≤ ${TARGETS.send_ratio}× floor`, met: send.ratio_to_hello <= TARGETS.send_ratio },
+    { target: "`send hi` peak RSS", figure: send.peak_rss_mib === null ? "not measured (no /usr/bin/time)" : `${send.peak_rss_mib} MiB`, goal: `≤ ${TARGETS.send_rss_mib} MiB`, met: send.peak_rss_mib !== null && send.peak_rss_mib <= TARGETS.send_rss_mib },
+    { target: "ping / stats / sessions / --version / --help", figure: others.map((n) => `×${cmd[n].ratio_to_hello}`).join(" / "), floor: hello, goal: `each ≤ ${TARGETS.command_ratio}× floor`, met: worst <= TARGETS.command_ratio },
+    { target: `${c.concurrent.sends} concurrent sends, batch wall`, figure: `${c.concurrent.batch_median_ms} ms`, floor: `${c.concurrent.sends} concurrent hello worlds ${c.concurrent.hello_batch_median_ms} ms (×${c.concurrent.ratio_to_hello_batch})`, goal: `≤ ${TARGETS.concurrent_batch_ms} ms`, met: c.concurrent.batch_median_ms <= TARGETS.concurrent_batch_ms },
+  ];
+}

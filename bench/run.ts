@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
 import { join } from "node:path";
 import { runAgentBench } from "./agent.ts";
-import { runClient } from "./client.ts";
+import { clientTargets, runClient } from "./client.ts";
 import { runCodec } from "./codec.ts";
 import { conversationTarget, runConversation } from "./conversation.ts";
 import { stopAll } from "./daemon.ts";
@@ -123,8 +123,11 @@ async function main(): Promise<number> {
     }
   }
 
-  if (report.daemon || report.soak || report.conversation) {
-    report.targets = targetTable(report.daemon as never, report.soak as never);
+  if (report.client || report.daemon || report.soak || report.conversation) {
+    report.targets = [
+      ...(report.client ? clientTargets(report.client as never) : []),
+      ...targetTable(report.daemon as never, report.soak as never),
+    ];
     if (report.conversation) (report.targets as object[]).push(conversationTarget(report.conversation as never));
     for (const row of report.targets as ReturnType<typeof targetTable>) {
       progress(`${row.met ? "met    " : "NOT MET"} ${row.target}: ${row.figure}${row.floor ? ` [${row.floor}]` : ""} (target ${row.goal})`);
