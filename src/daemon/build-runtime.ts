@@ -98,13 +98,13 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   const sourcedAgents = resolveAgents(withConfigAgents(manifestAgents(paths.localManifest), config.agents, warn), installed, warn);
   const agentConfigs = Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, a.config]));
   const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: agentConfigs, home: paths.home, env: options.env, log });
-  // Servers marked `sandbox = true` run under the system-wide tool sandbox, in the daemon's directory.
-  const mcpSandbox = policy.sandboxFor("");
+  // Servers marked `sandbox = true` run under the system-wide tool sandbox, in the daemon's directory
+  // (decided only for such a server: the decision may have to try the sandbox, a process start).
   const mcpSpecs = mcpServerSpecs(
     resolveMcps(manifestMcps(paths.localManifest), installed, warn),
     config.disabled.mcps,
     options.env,
-    (argv) => sandboxedArgv(mcpSandbox, process.cwd(), argv),
+    (argv) => sandboxedArgv(policy.sandboxFor(""), process.cwd(), argv),
     warn,
   );
   // The MCP SDK is loaded only when there is a server to connect.
