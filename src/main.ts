@@ -1,7 +1,9 @@
 #!/usr/bin/env bun
-// Entry: the fast path (src/cli/fast) for the hot commands, else the full
-// CLI, loaded only then. (No top-level await: bytecode builds need it.)
+// Entry: a plain `crabtalk daemon` straight to the daemon, the fast path
+// (src/cli/fast) for the hot client commands, else the full CLI, loaded only
+// then. (No top-level await: bytecode builds need it.)
 import { runFast } from "./cli/fast/dispatch.ts";
+import { plainDaemonArgs, runDaemonCommand } from "./cli/daemon-command.ts";
 
 async function fullCli(): Promise<void> {
   const { buildProgram } = await import("./cli/program.ts");
@@ -10,7 +12,9 @@ async function fullCli(): Promise<void> {
   await program.parseAsync(serviceShorthand(process.argv, program));
 }
 
-runFast(process.argv.slice(2))
+const argv = process.argv.slice(2);
+const daemonArgs = plainDaemonArgs(argv);
+(daemonArgs ? runDaemonCommand(daemonArgs).then(() => true) : runFast(argv))
   .then((handled) => (handled ? undefined : fullCli()))
   .catch((err: unknown) => {
     process.stderr.write(`crabtalk: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -85,26 +85,21 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   for (const problem of unknownKeys(options.loaded.raw)) log.warn(`config.toml: ${problem}; ignored`);
   let providers = Object.entries(config.provider).map(([name, p]) => toSettings(name, p));
   let activeModel = config.system.crab.model || undefined;
-  if (providers.length === 0) {
-    const detected = await detectProviders(options.env, { ollamaUrl: options.ollamaUrl });
-    if (detected) {
-      providers = detected.providers;
-      activeModel ??= detected.activeModel;
-      log.info("no provider configured; detected one", { source: detected.source, model: activeModel ?? "" });
-    }
-  }
+  // Without a configured provider, detection (it may ask a local Ollama) runs while the rest is built.
+  const detection = providers.length === 0 ? detectProviders(options.env, { ollamaUrl: options.ollamaUrl }) : undefined;
+  detection?.catch(() => {}); // awaited below; a failure in between must not leave it unhandled
   const warn = (m: string) => log.warn(m);
   const installed = listInstalled(paths.packages, paths.cacheRepos, warn);
   const sourcedAgents = resolveAgents(withConfigAgents(manifestAgents(paths.localManifest), config.agents, warn), installed, warn);
   const agentConfigs = Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, a.config]));
   const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: agentConfigs, home: paths.home, env: options.env, log });
-  // Servers marked `sandbox = true` run under the system-wide tool sandbox, in the daemon's directory.
-  const mcpSandbox = policy.sandboxFor("");
+  // Servers marked `sandbox = true` run under the system-wide tool sandbox, in the daemon's directory
+  // (decided only for such a server: the decision may have to try the sandbox, a process start).
   const mcpSpecs = mcpServerSpecs(
     resolveMcps(manifestMcps(paths.localManifest), installed, warn),
     config.disabled.mcps,
     options.env,
-    (argv) => sandboxedArgv(mcpSandbox, process.cwd(), argv),
+    (argv) => sandboxedArgv(policy.sandboxFor(""), process.cwd(), argv),
     warn,
   );
   // The MCP SDK is loaded only when there is a server to connect.
@@ -171,6 +166,12 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
       warn,
     });
   };
+  const detected = await detection;
+  if (detected) {
+    providers = detected.providers;
+    activeModel ??= detected.activeModel;
+    log.info("no provider configured; detected one", { source: detected.source, model: activeModel ?? "" });
+  }
   const models = new ModelRegistry(providers, { disabled: config.disabled.providers });
   const runtime: BuiltRuntime = {
     agents: composeAgents(warn),

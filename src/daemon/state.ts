@@ -63,7 +63,8 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
       mcpInBackground: mcp?.inBackground,
       mcp: mcp?.keep,
     });
-  host.usage = await LedgerRecorder.open(paths.usageLedger, {
+  // Today's spend is read from the ledger while the config loads and the runtime is built.
+  const usage = LedgerRecorder.open(paths.usageLedger, {
     dailyLimitUsd: () => host.runtime.dailyBudgetUsd,
     warn: (m) => log.warn(m),
     budgetWarning: (step, message) => {
@@ -74,6 +75,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   const initial = loadConfigFile(paths.config, env);
   // MCP servers connect in the background: the daemon answers at once.
   const first = await build(initial, { inBackground: true });
+  host.usage = await usage;
   // The configured MCP servers of the runtime in use: what a reload keeps or closes.
   let servers = first.mcpServers;
   host.runtime = first;

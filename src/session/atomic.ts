@@ -1,6 +1,6 @@
 // Whole-file replacement that a crash cannot tear: temp file in the same
 // directory, fsync, rename over the original (design.md conventions).
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "./random-bytes.ts";
 import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 

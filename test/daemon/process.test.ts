@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "no
 import { join } from "node:path";
 import { MAIN, cleanup, startDaemon, tempHome, type TestDaemon } from "../support/daemon.ts";
 import { RawConnection } from "../support/raw-proto.ts";
+import { plainDaemonArgs } from "../../src/cli/daemon-command.ts";
 
 const started: TestDaemon[] = [];
 async function start(opts: Parameters<typeof startDaemon>[0] = {}) {
@@ -120,6 +121,30 @@ test("a broken config.toml stops start with a message naming the problem", async
   expect(stderr).toContain("provider.openai.models");
   expect(existsSync(join(home, "run/crabtalk.sock"))).toBe(false);
   cleanup(home);
+});
+
+// main.ts runs the plain forms without commander; `--tcp daemon` goes through it: same message, same status.
+test("every form of `daemon` reports a failed start alike: one line, exit 1", async () => {
+  const home = tempHome();
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, "config.toml"), '[provider.openai]\napi_key = "x"\nmodels = []\n');
+  for (const argv of [["daemon"], ["daemon", "-v"], ["daemon", "--verbose"], ["--tcp", "daemon"]]) {
+    const proc = Bun.spawn([process.execPath, MAIN, ...argv], { env: { ...process.env, CRABTALK_HOME: home }, stdout: "pipe", stderr: "pipe" });
+    expect(await proc.exited).toBe(1);
+    const lines = (await new Response(proc.stderr).text()).trim().split("\n");
+    expect(lines.at(-1)).toStartWith("crabtalk: daemon failed to start: ");
+    expect(lines.at(-1)).toContain("provider.openai.models");
+  }
+  cleanup(home);
+});
+
+test("only `daemon` with no option or -v/--verbose skips the full command line", () => {
+  expect(plainDaemonArgs(["daemon"])).toEqual({ verbose: false });
+  expect(plainDaemonArgs(["daemon", "-v"])).toEqual({ verbose: true });
+  expect(plainDaemonArgs(["daemon", "--verbose"])).toEqual({ verbose: true });
+  for (const argv of [[], ["--tcp", "daemon"], ["daemon", "--help"], ["daemon", "-v", "-v"], ["daemon", "x"], ["start"]]) {
+    expect(plainDaemonArgs(argv)).toBeUndefined();
+  }
 });
 
 test("logs go to logs/daemon.log as structured lines", async () => {

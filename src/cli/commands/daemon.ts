@@ -5,6 +5,7 @@ import { withClient } from "../connect.ts";
 import { startDaemon, stopDaemon } from "../daemon-control.ts";
 import { ensureProvider } from "../setup/no-provider.ts";
 import { action } from "./run.ts";
+import { runDaemonCommand } from "../daemon-command.ts";
 
 const say = (line: string) => console.log(line);
 
@@ -13,20 +14,7 @@ export function registerDaemonCommands(program: Command): void {
     .command("daemon")
     .description("run the daemon in the foreground (Ctrl-C stops it); home is $CRABTALK_HOME or ~/.crabtalk")
     .option("-v, --verbose", "log debug detail")
-    .action(
-      action(async (opts: { verbose?: boolean }) => {
-        // Loaded here, not at startup: client commands never pay for the daemon's code.
-        const { runDaemon } = await import("../../daemon/daemon.ts");
-        const { DaemonAlreadyRunningError } = await import("../../daemon/endpoints.ts");
-        try {
-          // Exit explicitly: a stray handle must not keep a stopped daemon alive.
-          process.exit(await runDaemon({ logLevel: opts.verbose ? "debug" : "info" }));
-        } catch (err) {
-          if (err instanceof DaemonAlreadyRunningError) throw err;
-          throw new Error(`daemon failed to start: ${(err as Error).message}`);
-        }
-      }),
-    );
+    .action(runDaemonCommand);
 
   program
     .command("start")

@@ -77,7 +77,9 @@ export function requireActiveModel(config: DaemonConfig): string {
 /** Validate an already-parsed document (TOML or SetConfig JSON) as a config. */
 export function validateConfig(raw: unknown, options: ValidateOptions = {}): DaemonConfig {
   const source = options.source ?? "config.toml";
-  const result = configSchema.safeParse(raw);
+  // Without zod's eval-compiled fast path: a config is validated once per start
+  // or reload, and compiling that code costs more than it saves (issue 11).
+  const result = configSchema.safeParse(raw, { jitless: true });
   if (!result.success) throw new ConfigError(formatIssues(source, result.error.issues));
   if (options.requireModel) requireActiveModel(result.data);
   return result.data;

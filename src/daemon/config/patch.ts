@@ -1,9 +1,9 @@
 // Rewriting a TOML document into another one by the smallest text edits —
 // changed keys replaced in place, removed ones cut, new ones added — so that
 // comments and layout survive a whole-config replacement (SetConfig).
-import { isDeepStrictEqual } from "node:util";
 import { parse, stringify } from "smol-toml";
 import { removeKey, setKey, setTable } from "./table-edit.ts";
+import { sameValue } from "./same-value.ts";
 
 type Table = Record<string, unknown>;
 
@@ -22,7 +22,7 @@ function patchTable(text: string, before: Table, after: Table, path: string[]): 
     const old = before[key];
     if (isTable(value) && isTable(old)) text = patchTable(text, old, value, [...path, key]);
     else if (isTable(value)) text = setTable(text, [...path, key], value);
-    else if (!isDeepStrictEqual(plain(value), plain(old))) text = setKey(text, path, key, value);
+    else if (!sameValue(plain(value), plain(old))) text = setKey(text, path, key, value);
   }
   return text;
 }
@@ -32,7 +32,7 @@ export function patchToml(text: string, next: Table): string {
   const before = plain(text.trim() === "" ? {} : parse(text)) as Table;
   const edited = patchTable(text, before, plain(next) as Table, []);
   try {
-    if (isDeepStrictEqual(plain(parse(edited)), plain(next))) return edited;
+    if (sameValue(plain(parse(edited)), plain(next))) return edited;
   } catch {
     // fall through
   }

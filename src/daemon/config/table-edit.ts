@@ -2,8 +2,8 @@
 // keeping the rest of the text — comments included — as it was (daemon.md §3:
 // targeted edits SHOULD leave the rest untouched). When the text edit would
 // not give exactly the intended document, the whole document is re-serialised.
-import { isDeepStrictEqual } from "node:util";
 import { parse, stringify } from "smol-toml";
+import { sameValue } from "./same-value.ts";
 
 type Table = Record<string, unknown>;
 
@@ -74,7 +74,7 @@ export function setTable(text: string, path: string[], value: Table | undefined)
   try {
     const got = JSON.parse(JSON.stringify(parse(edited))) as Table;
     // Removing the last sub-table may also drop its implicit parent ([agents] of [agents.x]).
-    if (isDeepStrictEqual(got, expected) || (value === undefined && isDeepStrictEqual(got, pruneEmpty(expected, path)))) {
+    if (sameValue(got, expected) || (value === undefined && sameValue(got, pruneEmpty(expected, path)))) {
       return edited;
     }
   } catch {
@@ -101,7 +101,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 /** Whether a text edit gives exactly `expected`; otherwise the document is re-serialised. */
 function verified(edited: string, expected: Table): string {
   try {
-    if (isDeepStrictEqual(JSON.parse(JSON.stringify(parse(edited))), expected)) return edited;
+    if (sameValue(JSON.parse(JSON.stringify(parse(edited))), expected)) return edited;
   } catch {
     // fall through: re-serialise
   }

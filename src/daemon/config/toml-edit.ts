@@ -5,14 +5,14 @@
  * intended document (inline tables, dotted keys, odd layouts) the whole
  * document is re-serialised instead, which loses comments but not data.
  */
-import { isDeepStrictEqual } from "node:util";
 import { parse, stringify } from "smol-toml";
+import { sameValue } from "./same-value.ts";
 
 type Table = Record<string, unknown>;
 
 /** Compare parsed documents regardless of prototypes (smol-toml uses null ones). */
 function sameDocument(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
+  return sameValue(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 }
 
 function parsesTo(text: string, expected: Table): boolean {

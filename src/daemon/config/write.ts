@@ -3,10 +3,10 @@
  * every file loadable) and from the §17.3 JSON shape (SetConfig).
  */
 import fs from "node:fs";
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../../session/random-bytes.ts";
 import { basename, dirname, join } from "node:path";
 import { stringify } from "smol-toml";
-import { isDeepStrictEqual } from "node:util";
+import { sameValue } from "./same-value.ts";
 
 export interface WriteOptions {
   /**
@@ -123,7 +123,7 @@ export function withoutFilledDefaults(next: Table, file: Table, defaults: Table)
     if (isTable(value) && isTable(def)) {
       const inner = withoutFilledDefaults(value, isTable(file[key]) ? file[key] : {}, def);
       if (inFile || Object.keys(inner).length > 0) out[key] = inner;
-    } else if (inFile || !isDeepStrictEqual(value, def)) {
+    } else if (inFile || !sameValue(value, def)) {
       out[key] = value;
     }
   }

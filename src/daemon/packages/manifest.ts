@@ -77,7 +77,8 @@ export type PackageManifest = z.output<typeof packageManifestSchema>;
 
 /** Parses manifest text; `label` names the file in errors. */
 export function parsePackageManifest(source: string, label: string): PackageManifest {
-  const parsed = packageManifestSchema.safeParse(parseTomlText(source, label));
+  // Parsed once per load: zod's eval-compiled fast path would cost more than it saves.
+  const parsed = packageManifestSchema.safeParse(parseTomlText(source, label), { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`${label}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);

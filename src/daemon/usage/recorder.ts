@@ -17,7 +17,8 @@ export interface RecorderOptions {
 }
 
 export class LedgerRecorder implements UsageRecorder {
-  private day = localDay(new Date());
+  /** The local day `today` sums; "" until the first use (the first local-time call loads the time zone, ms at start). */
+  private day = "";
   private today = 0;
   private warnedDay = "";
 
@@ -30,7 +31,9 @@ export class LedgerRecorder implements UsageRecorder {
   static async open(path: string, options: RecorderOptions): Promise<LedgerRecorder> {
     const recorder = new LedgerRecorder(path, options);
     try {
-      for (const line of await readLedger(path)) {
+      const lines = await readLedger(path);
+      if (lines.length > 0) recorder.day = localDay(new Date());
+      for (const line of lines) {
         if (line.cost_usd !== null && localDay(new Date(line.time)) === recorder.day) recorder.today += line.cost_usd;
       }
     } catch (err) {

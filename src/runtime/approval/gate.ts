@@ -3,7 +3,7 @@
 // session is asked through the ask_user round trip; only their "yes" or
 // "always" lets it run. Nothing the model writes can answer: the question
 // text carries a random id that only the stream's client is shown.
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../../session/random-bytes.ts";
 import type { ToolOutcome } from "../../agent/events.ts";
 import type { ToolCall } from "../../model/types.ts";
 import { APPROVAL_HEADER, APPROVE_ALWAYS, APPROVE_ONCE, REFUSE } from "../../protocol/approval.ts";
