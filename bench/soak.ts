@@ -40,7 +40,25 @@ function openFds(pid: number): number {
   }
 }
 
-export async function runSoak(options: SoakOptions): Promise<Record<string, unknown>> {
+/**
+ * For shorter runs while working on it: CRABTALK_SOAK_TURNS, CRABTALK_SOAK_IDLE_SECS
+ * and CRABTALK_SOAK_UNLOAD_SECS override the turn count, the quiet spell and unload_after.
+ */
+function withOverrides(options: SoakOptions): SoakOptions {
+  const env = (name: string) => {
+    const value = Number(process.env[name]);
+    return process.env[name] && Number.isFinite(value) && value >= 0 ? value : undefined;
+  };
+  return {
+    ...options,
+    turns: env("CRABTALK_SOAK_TURNS") ?? options.turns,
+    idleMs: (env("CRABTALK_SOAK_IDLE_SECS") ?? options.idleMs / 1000) * 1000,
+    unloadAfterSecs: env("CRABTALK_SOAK_UNLOAD_SECS") ?? options.unloadAfterSecs,
+  };
+}
+
+export async function runSoak(requested: SoakOptions): Promise<Record<string, unknown>> {
+  const options = withOverrides(requested);
   const fake = await startFakeOpenAI();
   const releaseFake = trackCleanup(() => fake.stop());
   const binary = compiledBinary();

@@ -150,6 +150,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   const tools = new ToolRegistry();
   for (const hook of hooks) hook.registerTools?.(tools);
   options.host.configureTasks(config.system.tasks.max_concurrent, config.system.tasks.task_timeout);
+  options.host.searchIndex?.unloadAfter(config.system.sessions.unload_after);
   options.host.sessions.unloadIdleAfter(config.system.sessions.unload_after, (count) => {
     log.info("unloaded idle sessions", { count });
     // Give the freed histories back to the OS now rather than at the next allocation spike.
