@@ -8,6 +8,7 @@ import { connect } from "../src/transport/connect.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { compiledBinary, SOURCE_COMMAND, spawnDaemon, stopDaemon, trackCleanup, waitForFirstPong } from "./daemon.ts";
 import { progress, round } from "./stats.ts";
+import { cpuMs } from "./targets.ts";
 
 export interface SoakOptions {
   turns: number;
@@ -71,13 +72,15 @@ export async function runSoak(requested: SoakOptions): Promise<Record<string, un
     const idle = memoryOf(pid);
     progress(`soak: ${binary ? "compiled" : "source"} daemon idle ${idle.rss_mb} MiB RSS, ${idle.private_mb} MiB private, ${openFds(pid)} fds`);
 
-    const samples: Array<Memory & { turns: number; turns_per_s: number }> = [];
+    // Daemon CPU per turn for each thousand (utime+stime): flat when nothing costs O(conversations) per turn.
+    const samples: Array<Memory & { turns: number; turns_per_s: number; daemon_cpu_ms_per_turn: number }> = [];
     // After the first turns: the provider SDK loaded and the hot code compiled.
     let warm: Memory | undefined;
     let issued = 0;
     let done = 0;
     let failed = 0;
     let mark = performance.now();
+    let cpuMark = cpuMs(pid);
     const worker = async (w: number) => {
       const client = new Client(await connect({ unix: soaked.socket }));
       try {
@@ -92,10 +95,20 @@ export async function runSoak(requested: SoakOptions): Promise<Record<string, un
           if (done + failed === 100) warm ??= memoryOf(pid);
           if ((done + failed) % 1000 === 0) {
             const t = performance.now();
-            const sample = { turns: done + failed, ...memoryOf(pid), turns_per_s: round(1000 / ((t - mark) / 1000), 0) };
+            const cpu = cpuMs(pid);
+            const sample = {
+              turns: done + failed,
+              ...memoryOf(pid),
+              turns_per_s: round(1000 / ((t - mark) / 1000), 0),
+              daemon_cpu_ms_per_turn: round((cpu - cpuMark) / 1000, 2),
+            };
             mark = t;
+            cpuMark = cpu;
             samples.push(sample);
-            progress(`soak: ${sample.turns} turns, ${sample.rss_mb} MiB RSS, ${sample.private_mb} MiB private, ${sample.turns_per_s} turns/s`);
+            progress(
+              `soak: ${sample.turns} turns, ${sample.rss_mb} MiB RSS, ${sample.private_mb} MiB private, ` +
+                `${sample.turns_per_s} turns/s, daemon CPU ${sample.daemon_cpu_ms_per_turn} ms/turn`,
+            );
           }
         }
       } finally {

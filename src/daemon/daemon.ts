@@ -79,6 +79,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   await state.components.start();
   const searchIndex = keepSearchIndex(
     state.host.searchIndex,
+    state.host.sessions,
     (m) => log.warn(m),
     (m) => log.info(m),
   );

@@ -3,11 +3,14 @@
 // snapshot is written every few seconds while runs change it, and once unused
 // for `[system.sessions] unload_after` it leaves memory until the next search.
 import type { ConversationIndex } from "../runtime/search/conversation-index.ts";
+import type { SessionTable } from "../runtime/sessions.ts";
+import { releaseMemory } from "./release-memory.ts";
 
 export const SEARCH_INDEX_SAVE_MS = 5000;
 
 export function keepSearchIndex(
   index: ConversationIndex | undefined,
+  sessions: SessionTable,
   warn: (m: string) => void,
   info: (m: string) => void,
 ): { stop(): void } {
@@ -19,10 +22,9 @@ export function keepSearchIndex(
     busy = true;
     void (async () => {
       if (index.unsaved) await index.save();
-      // Give the dropped index back to the OS now rather than at the next allocation spike.
       if (await index.unloadIfIdle()) {
         info("unloaded the idle conversation search index");
-        Bun.gc(true);
+        releaseMemory(sessions);
       }
     })()
       .catch((err: Error) => warn(`conversation search index: ${err.message}`))
