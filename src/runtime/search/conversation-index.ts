@@ -5,6 +5,7 @@
 // session files that changed since it was written. Unused for the idle limit
 // (`[system.sessions] unload_after`), it is saved and dropped from memory; the
 // next search reads it back the same way a restart does.
+import type { Stats } from "node:fs";
 import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../../model/types.ts";
@@ -68,6 +69,7 @@ interface Snapshot {
 }
 
 const SNAPSHOT_VERSION = 1;
+const STAT_BATCH = 64;
 
 export class ConversationIndex {
   private files = new Map<string, IndexedFile>();
@@ -236,8 +238,16 @@ export class ConversationIndex {
     for (const name of [...this.files.keys()]) {
       if (!present.has(name)) this.drop(name);
     }
+    // Looked at a batch at a time: one lstat after another made a load after
+    // an idle unload wait on 10,000 round trips to the thread pool.
+    const infos = new Map<string, Stats | undefined>();
+    for (let i = 0; i < names.length; i += STAT_BATCH) {
+      const batch = names.slice(i, i + STAT_BATCH);
+      const stats = await Promise.all(batch.map((name) => lstat(join(this.sessionsDir, name)).catch(() => undefined)));
+      batch.forEach((name, j) => infos.set(name, stats[j]));
+    }
     for (const name of names) {
-      const info = await lstat(join(this.sessionsDir, name)).catch(() => undefined);
+      const info = infos.get(name);
       const known = this.files.get(name);
       // Symlinks are never followed: a link in sessions/ must not expose a file elsewhere.
       if (!info?.isFile()) {
