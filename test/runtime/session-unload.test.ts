@@ -135,3 +135,23 @@ test("a session whose file is gone while unloaded ends its next run with an erro
   expect(error).toContain("<home>");
   expect(error).not.toContain(env.daemon.home);
 });
+
+test("a title that lands after its session was unloaded renames the file the session is opened from, and keeps the meta", async () => {
+  const { client, env } = t;
+  const sender = "unload-slow-title";
+  env.fake.title("Slow Title", 2500);
+  try {
+    const first = await client.send({ agent: "crab", content: "name this later", sender });
+    const createdAt = JSON.parse(readFileSync((await client.listConversations("crab", sender))[0].filePath, "utf8").split("\n")[0]).created_at;
+    // Unloaded while the title request is still out.
+    await until(async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true), "the unload");
+    const titled = async () => (await client.listConversations("crab", sender)).find((c) => c.filePath.endsWith("_slow-title.jsonl"))?.filePath;
+    const file = await until(titled, "the title");
+    expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0])).toMatchObject({ title: "Slow Title", created_at: createdAt, created_by: sender });
+    const again = await client.send({ agent: "crab", content: "still you?", session: first.session });
+    expect(again.session).toBe(first.session);
+    expect(readFileSync(file, "utf8")).toContain("still you?");
+  } finally {
+    env.fake.title("Test Chat");
+  }
+}, 30_000);
