@@ -48,6 +48,11 @@ export class ParkedSessions {
   private readonly records = new Map<number, string>();
   private readonly owners = new Interned<readonly [agent: string, createdBy: string]>((o) => JSON.stringify(o));
   private readonly cwds = new Interned<string>((cwd) => cwd);
+  /**
+   * Owner → its most recently used parked session, so that resolving an
+   * identity's message costs no scan; undefined entry: not known, scan once.
+   */
+  private readonly latestOf = new Map<number, { id: bigint; lastUsed: number } | undefined>();
 
   constructor(private readonly sessionsDir: string) {}
 
@@ -65,6 +70,8 @@ export class ParkedSessions {
     const file = dirname(s.filePath) === this.sessionsDir ? basename(s.filePath) : s.filePath;
     // join() builds a flat string: a template literal would keep its parts alive.
     this.records.set(Number(s.id), [owner, cwd, s.lastUsed, file].join(SEP));
+    const latest = this.latestOf.get(owner);
+    if (this.latestOf.has(owner) && (!latest || s.lastUsed > latest.lastUsed)) this.latestOf.set(owner, { id: s.id, lastUsed: s.lastUsed });
   }
 
   /** Takes the session out (to open it again, or because it was killed). */
@@ -72,13 +79,17 @@ export class ParkedSessions {
     const record = this.records.get(Number(id));
     if (record === undefined) return undefined;
     this.records.delete(Number(id));
-    return this.decode(Number(id), record);
+    const taken = this.decode(Number(id), record);
+    const owner = Number(record.slice(0, record.indexOf(SEP)));
+    if (this.latestOf.get(owner)?.id === id) this.latestOf.delete(owner);
+    return taken;
   }
 
   /** The identity's most recently used parked session. */
   latest(agent: string, createdBy: string): { id: bigint; lastUsed: number } | undefined {
     const owner = this.owners.find([agent, createdBy]);
     if (owner === undefined) return undefined;
+    if (this.latestOf.has(owner)) return this.latestOf.get(owner);
     const prefix = `${owner}${SEP}`;
     let best: { id: bigint; lastUsed: number } | undefined;
     for (const [id, record] of this.records) {
@@ -86,6 +97,7 @@ export class ParkedSessions {
       const lastUsed = Number(record.split(SEP, 3)[2]);
       if (!best || lastUsed > best.lastUsed) best = { id: BigInt(id), lastUsed };
     }
+    this.latestOf.set(owner, best);
     return best;
   }
 
