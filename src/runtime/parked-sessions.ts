@@ -60,10 +60,6 @@ export class ParkedSessions {
     return this.records.size;
   }
 
-  has(id: bigint): boolean {
-    return this.records.has(Number(id));
-  }
-
   park(s: ParkedSession): void {
     const owner = this.owners.id([s.agent, s.createdBy]);
     const cwd = s.cwd === undefined ? "" : String(this.cwds.id(s.cwd));

@@ -178,11 +178,6 @@ export class SessionTable {
     return this.sessions.get(id) ?? this.unpark(id);
   }
 
-  /** How many unloaded sessions are out of the table (their ids still valid). */
-  get parkedCount(): number {
-    return this.parked.size;
-  }
-
   private unpark(id: bigint): Session | undefined {
     const p = this.parked.take(id);
     if (!p) return undefined;
