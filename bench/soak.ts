@@ -8,6 +8,7 @@ import { connect } from "../src/transport/connect.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { compiledBinary, SOURCE_COMMAND, spawnDaemon, stopDaemon, trackCleanup, waitForFirstPong } from "./daemon.ts";
 import { progress, round } from "./stats.ts";
+import { cpuMs } from "./targets.ts";
 
 export interface SoakOptions {
   turns: number;
@@ -40,7 +41,25 @@ function openFds(pid: number): number {
   }
 }
 
-export async function runSoak(options: SoakOptions): Promise<Record<string, unknown>> {
+/**
+ * For shorter runs while working on it: CRABTALK_SOAK_TURNS, CRABTALK_SOAK_IDLE_SECS
+ * and CRABTALK_SOAK_UNLOAD_SECS override the turn count, the quiet spell and unload_after.
+ */
+function withOverrides(options: SoakOptions): SoakOptions {
+  const env = (name: string) => {
+    const value = Number(process.env[name]);
+    return process.env[name] && Number.isFinite(value) && value >= 0 ? value : undefined;
+  };
+  return {
+    ...options,
+    turns: env("CRABTALK_SOAK_TURNS") ?? options.turns,
+    idleMs: (env("CRABTALK_SOAK_IDLE_SECS") ?? options.idleMs / 1000) * 1000,
+    unloadAfterSecs: env("CRABTALK_SOAK_UNLOAD_SECS") ?? options.unloadAfterSecs,
+  };
+}
+
+export async function runSoak(requested: SoakOptions): Promise<Record<string, unknown>> {
+  const options = withOverrides(requested);
   const fake = await startFakeOpenAI();
   const releaseFake = trackCleanup(() => fake.stop());
   const binary = compiledBinary();
@@ -53,13 +72,15 @@ export async function runSoak(options: SoakOptions): Promise<Record<string, unkn
     const idle = memoryOf(pid);
     progress(`soak: ${binary ? "compiled" : "source"} daemon idle ${idle.rss_mb} MiB RSS, ${idle.private_mb} MiB private, ${openFds(pid)} fds`);
 
-    const samples: Array<Memory & { turns: number; turns_per_s: number }> = [];
+    // Daemon CPU per turn for each thousand (utime+stime): flat when nothing costs O(conversations) per turn.
+    const samples: Array<Memory & { turns: number; turns_per_s: number; daemon_cpu_ms_per_turn: number }> = [];
     // After the first turns: the provider SDK loaded and the hot code compiled.
     let warm: Memory | undefined;
     let issued = 0;
     let done = 0;
     let failed = 0;
     let mark = performance.now();
+    let cpuMark = cpuMs(pid);
     const worker = async (w: number) => {
       const client = new Client(await connect({ unix: soaked.socket }));
       try {
@@ -74,10 +95,20 @@ export async function runSoak(options: SoakOptions): Promise<Record<string, unkn
           if (done + failed === 100) warm ??= memoryOf(pid);
           if ((done + failed) % 1000 === 0) {
             const t = performance.now();
-            const sample = { turns: done + failed, ...memoryOf(pid), turns_per_s: round(1000 / ((t - mark) / 1000), 0) };
+            const cpu = cpuMs(pid);
+            const sample = {
+              turns: done + failed,
+              ...memoryOf(pid),
+              turns_per_s: round(1000 / ((t - mark) / 1000), 0),
+              daemon_cpu_ms_per_turn: round((cpu - cpuMark) / 1000, 2),
+            };
             mark = t;
+            cpuMark = cpu;
             samples.push(sample);
-            progress(`soak: ${sample.turns} turns, ${sample.rss_mb} MiB RSS, ${sample.private_mb} MiB private, ${sample.turns_per_s} turns/s`);
+            progress(
+              `soak: ${sample.turns} turns, ${sample.rss_mb} MiB RSS, ${sample.private_mb} MiB private, ` +
+                `${sample.turns_per_s} turns/s, daemon CPU ${sample.daemon_cpu_ms_per_turn} ms/turn`,
+            );
           }
         }
       } finally {

@@ -37,6 +37,7 @@ import type { Logger } from "./log.ts";
 import { manifestAgents, manifestMcps, readManifest } from "./manifest.ts";
 import { toolPolicy } from "./tool-policy.ts";
 import { unknownKeys } from "./config/schema-keys.ts";
+import { releaseMemory } from "./release-memory.ts";
 
 /**
  * Why a run has no model, and the commands that fix it: named for the state
@@ -145,10 +146,10 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   const tools = new ToolRegistry();
   for (const hook of hooks) hook.registerTools?.(tools);
   options.host.configureTasks(config.system.tasks.max_concurrent, config.system.tasks.task_timeout);
+  options.host.searchIndex?.unloadAfter(config.system.sessions.unload_after);
   options.host.sessions.unloadIdleAfter(config.system.sessions.unload_after, (count) => {
     log.info("unloaded idle sessions", { count });
-    // Give the freed histories back to the OS now rather than at the next allocation spike.
-    Bun.gc(true);
+    releaseMemory(options.host.sessions);
   });
   const packageSkills = (id: string) => {
     const repo = installed.find((p) => p.id === id)?.repo;

@@ -77,7 +77,12 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
   markStarted();
   await state.components.start();
-  const searchIndex = keepSearchIndex(state.host.searchIndex, (m) => log.warn(m));
+  const searchIndex = keepSearchIndex(
+    state.host.searchIndex,
+    state.host.sessions,
+    (m) => log.warn(m),
+    (m) => log.info(m),
+  );
   await state.services.resume((m) => log.warn(m));
   const watcher = watchLocalFiles(state, [paths.localSkills, paths.localAgents]);
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });

@@ -1,18 +1,34 @@
 // The daemon's timers for conversation search (docs/search.md): the index is
-// loaded in the background at start, so the first search need not wait, and
-// its snapshot is written every few seconds while runs change it.
+// loaded in the background at start, so the first search need not wait; its
+// snapshot is written every few seconds while runs change it, and once unused
+// for `[system.sessions] unload_after` it leaves memory until the next search.
 import type { ConversationIndex } from "../runtime/search/conversation-index.ts";
+import type { SessionTable } from "../runtime/sessions.ts";
+import { releaseMemory } from "./release-memory.ts";
 
 export const SEARCH_INDEX_SAVE_MS = 5000;
 
-export function keepSearchIndex(index: ConversationIndex | undefined, warn: (m: string) => void): { stop(): void } {
+export function keepSearchIndex(
+  index: ConversationIndex | undefined,
+  sessions: SessionTable,
+  warn: (m: string) => void,
+  info: (m: string) => void,
+): { stop(): void } {
   if (!index) return { stop() {} };
   index.load().catch((err: Error) => warn(`conversation search index: ${err.message}`));
-  let saving = false;
+  let busy = false;
   const timer = setInterval(() => {
-    if (saving || !index.unsaved) return;
-    saving = true;
-    void index.save().finally(() => (saving = false));
+    if (busy) return;
+    busy = true;
+    void (async () => {
+      if (index.unsaved) await index.save();
+      if (await index.unloadIfIdle()) {
+        info("unloaded the idle conversation search index");
+        releaseMemory(sessions);
+      }
+    })()
+      .catch((err: Error) => warn(`conversation search index: ${err.message}`))
+      .finally(() => (busy = false));
   }, SEARCH_INDEX_SAVE_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -306,14 +306,18 @@ function maybeTitle(runtime: Runtime, host: Host, session: Session, warn?: (m: s
       const answer = await model.complete({ model: activeModel, messages: titleRequestMessages(source.user, source.assistant) });
       const title = cleanTitle(answer.content);
       if (!title || session.meta.title) return;
-      const release = await session.lock.lock();
+      // Unloaded while the title was asked for: opened again under its id (its meta from the file).
+      const current = host.sessions.get(session.id);
+      if (!current) return;
+      const release = await current.lock.lock();
       try {
-        if (session.meta.title) return;
-        session.meta = { ...session.meta, title };
-        await rewriteMeta(session.filePath, session.meta);
-        const previous = session.filePath;
-        session.filePath = await renameForTitle(session.filePath, title);
-        host.searchIndex?.renamed(previous, session.filePath, title);
+        await current.ensureLoaded();
+        if (current.meta.title) return;
+        current.meta = { ...current.meta, title };
+        await rewriteMeta(current.filePath, current.meta);
+        const previous = current.filePath;
+        current.filePath = await renameForTitle(current.filePath, title);
+        host.searchIndex?.renamed(previous, current.filePath, title);
       } finally {
         release();
       }

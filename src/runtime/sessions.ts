@@ -8,6 +8,7 @@ import { newSessionMeta, type SessionMeta } from "../session/jsonl.ts";
 import { latestSessionFile } from "../session/names.ts";
 import { resolveSessionPath } from "../session/paths.ts";
 import { Mutex } from "./mutex.ts";
+import { ParkedSessions } from "./parked-sessions.ts";
 
 export class Session {
   readonly lock = new Mutex();
@@ -25,7 +26,8 @@ export class Session {
     readonly createdBy: string,
     public filePath: string,
     public meta: SessionMeta,
-    history: Message[],
+    /** Undefined: unloaded (the next run reads the file, and `meta` with it). */
+    history: Message[] | undefined,
   ) {
     this.messages = history;
   }
@@ -125,17 +127,23 @@ export const LOCAL_OWNER = "user";
 
 export class SessionTable {
   private sessions = new Map<bigint, Session>();
+  /** Sessions idle past the limit: out of memory, their ids still valid. */
+  private parked: ParkedSessions;
   private nextId = 1n;
   private clock = 0;
   private opening = new Map<string, Promise<Session>>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly sessionsDir: string) {}
+  constructor(private readonly sessionsDir: string) {
+    this.parked = new ParkedSessions(sessionsDir);
+  }
 
   /**
    * Unloads sessions idle longer than `secs` (0: never): their ids stay valid
    * and their next message reloads them from the file, so memory does not
    * grow with the number of conversations a long-running daemon has seen.
+   * An unloaded session leaves the table (Sessions no longer lists it) unless
+   * it holds what only memory has: "always" approvals.
    */
   unloadIdleAfter(secs: number, onUnload?: (count: number) => void): void {
     clearInterval(this.sweeper);
@@ -154,15 +162,31 @@ export class SessionTable {
   unloadIdle(idleMs: number, now = Date.now()): number {
     let unloaded = 0;
     for (const s of this.sessions.values()) {
-      if (!s.loaded || s.running || s.lock.locked || now - s.lastActive < idleMs) continue;
+      if (s.running || s.lock.locked || now - s.lastActive < idleMs) continue;
+      if (s.alwaysApproved.size === 0) {
+        this.sessions.delete(s.id);
+        this.parked.park(s);
+      } else if (!s.loaded) continue;
       s.unload();
       unloaded++;
     }
     return unloaded;
   }
 
+  /** The session with that id, open again (unloaded: its next run reads the file) if it had been unloaded. */
   get(id: bigint): Session | undefined {
-    return this.sessions.get(id);
+    return this.sessions.get(id) ?? this.unpark(id);
+  }
+
+  private unpark(id: bigint): Session | undefined {
+    const p = this.parked.take(id);
+    if (!p) return undefined;
+    // `meta` is read from the file with the history, before any run uses it.
+    const session = new Session(p.id, p.agent, p.createdBy, p.filePath, newSessionMeta(p.agent, p.createdBy), undefined);
+    session.cwd = p.cwd;
+    session.lastUsed = p.lastUsed;
+    this.sessions.set(id, session);
+    return session;
   }
 
   list(): Session[] {
@@ -176,7 +200,7 @@ export class SessionTable {
   /** Forgets an open session (the file stays). */
   kill(id: bigint): boolean {
     const session = this.sessions.get(id);
-    if (!session) return false;
+    if (!session) return this.parked.take(id) !== undefined;
     this.sessions.delete(id);
     session.killed.abort(new Error(`session ${id} was killed`));
     return true;
@@ -185,6 +209,7 @@ export class SessionTable {
   /** Closes whatever session is bound to that file. */
   closeFile(path: string): void {
     for (const s of this.sessions.values()) if (s.filePath === path) this.kill(s.id);
+    for (const id of this.parked.boundTo(path)) this.parked.take(id);
   }
 
   touch(session: Session): void {
@@ -198,7 +223,7 @@ export class SessionTable {
    */
   async resolve(req: ResolveRequest, isRegistered: (agent: string) => boolean): Promise<Session> {
     if (req.session !== undefined) {
-      const open = this.sessions.get(req.session);
+      const open = this.get(req.session);
       if (!open) throw new SessionNotFoundError(`session ${req.session} not found`);
       this.touch(open);
       return open;
@@ -275,11 +300,13 @@ export class SessionTable {
     for (const s of this.sessions.values()) {
       if (s.agent === agent && s.createdBy === createdBy && (!best || s.lastUsed > best.lastUsed)) best = s;
     }
-    return best;
+    const parked = this.parked.latest(agent, createdBy);
+    return parked && (!best || parked.lastUsed > best.lastUsed) ? this.unpark(parked.id) : best;
   }
 
   private boundTo(path: string): Session | undefined {
     for (const s of this.sessions.values()) if (s.filePath === path) return s;
-    return undefined;
+    const [parked] = this.parked.boundTo(path);
+    return parked === undefined ? undefined : this.unpark(parked);
   }
 }

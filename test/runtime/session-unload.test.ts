@@ -48,11 +48,9 @@ test("an unloaded session keeps its id and is read back from its file on the nex
   const first = await client.send({ agent: "crab", content: "the code word is alpha", sender: "unload-user" });
   // Wait for the background title, which renames the file, so the edit below hits the final name.
   const before = await until(async () => (await client.sessions()).find((s) => s.id === first.session && s.title !== "") ?? undefined, "the title");
-  const log = join(env.daemon.home, "logs/daemon.log");
-  await until(() => (readFileSync(log, "utf8").includes("unloaded idle sessions") ? true : undefined), "the unload");
+  // Unloaded, it leaves the daemon: no longer listed.
+  await until(async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true), "the unload");
 
-  const listed = (await client.sessions()).find((s) => s.id === first.session);
-  expect(listed?.messageCount).toBe(before.messageCount);
   // Proof that the next run reads the file, not a copy in memory: change the file while unloaded.
   const file = (await client.listConversations("crab", "unload-user"))[0].filePath;
   writeFileSync(file, readFileSync(file, "utf8").replace("the code word is alpha", "the code word is omega"));
@@ -63,6 +61,59 @@ test("an unloaded session keeps its id and is read back from its file on the nex
   expect(sent).toContain("the code word is omega");
   expect(sent).not.toContain("alpha");
   expect(sent).toContain("what was it?");
+  // Open again under its id, with its title and every message.
+  const listed = (await client.sessions()).find((s) => s.id === first.session);
+  expect(listed?.title).toBe(before.title);
+  expect(listed?.messageCount).toBe(before.messageCount + 2n);
+});
+
+test("an unloaded conversation leaves nothing in the daemon, yet is found by search and resumed by its id, its identity and its file", async () => {
+  const { client, env } = t;
+  const log = join(env.daemon.home, "logs/daemon.log");
+  const indexUnloads = () => readFileSync(log, "utf8").split("unloaded the idle conversation search index").length - 1;
+  const sender = "unload-gone-from-memory";
+  const first = await client.send({ agent: "crab", content: "remember the zanzibar harbour", sender });
+  const other = await client.send({ agent: "crab", content: "an unrelated chat", sender: `${sender}-2` });
+  // Once the background title has renamed the file (its meta line is written first).
+  const titled = async () => (await client.listConversations("crab", sender)).find((c) => !c.filePath.endsWith("_1.jsonl"))?.filePath;
+  const file = await until(titled, "the title");
+  expect((await client.searchSessions({ query: "zanzibar", limit: 5 })).map((h) => h.filePath)).toEqual([file]);
+
+  // Idle past unload_after: no session left in memory, and the search index dropped too.
+  const searched = indexUnloads();
+  await until(async () => ((await client.getStats()).activeSessions === 0 ? true : undefined), "no open session");
+  await until(() => (indexUnloads() > searched ? true : undefined), "the search index unload");
+  expect((await client.sessions()).map((s) => s.id)).not.toContain(first.session);
+
+  // Search reads the index back and finds it where it was.
+  const [hit] = await client.searchSessions({ query: "zanzibar", limit: 5 });
+  expect(hit?.filePath).toBe(file);
+  expect(hit?.match?.content).toContain("zanzibar");
+
+  // By id: the same session, its history read from the file.
+  const byId = await client.send({ agent: "crab", content: "which harbour?", session: first.session });
+  expect(byId.session).toBe(first.session);
+  expect(JSON.stringify(env.fake.requests.filter((r) => r.body?.stream !== undefined).at(-1)!.body.messages)).toContain("zanzibar");
+  expect((await client.getStats()).activeSessions).toBe(1);
+
+  // By identity (no id, no new_chat) and by file, once unloaded again: still that same session.
+  await until(async () => ((await client.getStats()).activeSessions === 0 ? true : undefined), "the second unload");
+  const byIdentity = await client.send({ agent: "crab", content: "and again?", sender });
+  expect(byIdentity.session).toBe(first.session);
+  await until(async () => ((await client.getStats()).activeSessions === 0 ? true : undefined), "the third unload");
+  const byFile = await client.send({ agent: "crab", content: "once more", resumeFile: file.split("/").at(-1)! });
+  expect(byFile.session).toBe(first.session);
+  // Another identity's unloaded session is its own.
+  expect((await client.send({ agent: "crab", content: "me?", sender: `${sender}-2` })).session).toBe(other.session);
+}, 60_000); // the search index is looked at every SEARCH_INDEX_SAVE_MS (5 s)
+
+test("killing an unloaded session forgets its id", async () => {
+  const { client } = t;
+  const first = await client.send({ agent: "crab", content: "short lived", sender: "unload-killed" });
+  await until(async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true), "the unload");
+  await client.kill(first.session);
+  await expect(client.send({ agent: "crab", content: "still there?", session: first.session })).rejects.toThrow("not found");
+  await expect(client.kill(first.session)).rejects.toThrow("not found");
 });
 
 test("a session whose file is gone while unloaded ends its next run with an error naming <home>, not the home's path", async () => {
@@ -84,3 +135,23 @@ test("a session whose file is gone while unloaded ends its next run with an erro
   expect(error).toContain("<home>");
   expect(error).not.toContain(env.daemon.home);
 });
+
+test("a title that lands after its session was unloaded renames the file the session is opened from, and keeps the meta", async () => {
+  const { client, env } = t;
+  const sender = "unload-slow-title";
+  env.fake.title("Slow Title", 2500);
+  try {
+    const first = await client.send({ agent: "crab", content: "name this later", sender });
+    const createdAt = JSON.parse(readFileSync((await client.listConversations("crab", sender))[0].filePath, "utf8").split("\n")[0]).created_at;
+    // Unloaded while the title request is still out.
+    await until(async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true), "the unload");
+    const titled = async () => (await client.listConversations("crab", sender)).find((c) => c.filePath.endsWith("_slow-title.jsonl"))?.filePath;
+    const file = await until(titled, "the title");
+    expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0])).toMatchObject({ title: "Slow Title", created_at: createdAt, created_by: sender });
+    const again = await client.send({ agent: "crab", content: "still you?", session: first.session });
+    expect(again.session).toBe(first.session);
+    expect(readFileSync(file, "utf8")).toContain("still you?");
+  } finally {
+    env.fake.title("Test Chat");
+  }
+}, 30_000);

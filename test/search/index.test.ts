@@ -105,3 +105,46 @@ test("a conversation the index did not know is read whole at its first append", 
   const [hit] = await index.search("grebe", { limit: 1 });
   expect(hit.before).toEqual({ role: "assistant", content: "an old answer" });
 });
+
+test("an index dropped from memory after its idle limit finds the same, and what changed meanwhile, when searched again", async () => {
+  const t = setup();
+  t.write("crab_user_1.jsonl", ["user", "the osprey nest"], ["assistant", "on the cliff"]);
+  t.write("crab_user_2.jsonl", ["user", "the osprey diet"]);
+  const index = t.open();
+  index.unloadAfter(60);
+  const before = await index.search("osprey", { limit: 10 });
+  expect(before).toHaveLength(2);
+  // Not idle long enough: kept.
+  expect(await index.unloadIfIdle(Date.now() + 1000)).toBe(false);
+  expect(index.inMemory).toBe(true);
+  expect(await index.unloadIfIdle(Date.now() + 61_000)).toBe(true);
+  expect(index.inMemory).toBe(false);
+
+  // While out of memory: an append, a rename, a new file, a deletion.
+  const one = join(t.sessions, "crab_user_1.jsonl");
+  writeFileSync(one, readFileSync(one, "utf8") + JSON.stringify({ role: "assistant", content: "a plover too" }) + "\n");
+  index.appended(one, newSessionMeta("crab", "user"), [{ role: "assistant", content: "a plover too" }]);
+  renameSync(join(t.sessions, "crab_user_2.jsonl"), join(t.sessions, "crab_user_2_diet.jsonl"));
+  index.renamed(join(t.sessions, "crab_user_2.jsonl"), join(t.sessions, "crab_user_2_diet.jsonl"), "diet");
+  t.write("crab_user_3.jsonl", ["user", "an osprey again and a plover"]);
+
+  const after = await index.search("osprey", { limit: 10 });
+  expect(index.inMemory).toBe(true);
+  expect(after.map((h) => h.filePath.split("/").at(-1)).sort()).toEqual(["crab_user_1.jsonl", "crab_user_2_diet.jsonl", "crab_user_3.jsonl"]);
+  const nest = after.find((h) => h.filePath.endsWith("crab_user_1.jsonl"))!;
+  expect(nest).toEqual({ ...before.find((h) => h.filePath.endsWith("crab_user_1.jsonl"))!, score: nest.score, date: nest.date });
+  expect((await files(index, "plover")).sort()).toEqual(["crab_user_1.jsonl", "crab_user_3.jsonl"]);
+  expect(t.warnings).toEqual([]);
+});
+
+test("an index with changes it could not save stays in memory", async () => {
+  const t = setup();
+  t.write("crab_user_1.jsonl", ["user", "the grebe"]);
+  writeFileSync(join(t.home, "index"), "a file where the snapshot directory should be");
+  const index = t.open();
+  index.unloadAfter(1);
+  expect(await files(index, "grebe")).toEqual(["crab_user_1.jsonl"]);
+  expect(await index.unloadIfIdle(Date.now() + 5000)).toBe(false);
+  expect(index.inMemory).toBe(true);
+  expect(t.warnings.join("\n")).toContain("could not save");
+});

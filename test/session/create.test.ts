@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import { createNextSessionFile } from "../../src/session/create.ts";
+import { createNextSessionFile, SEQ_LISTING_MS } from "../../src/session/create.ts";
 import { appendMessages, loadSessionFile } from "../../src/session/file.ts";
 import { newSessionMeta } from "../../src/session/jsonl.ts";
 import { tempDir } from "./tmp.ts";
@@ -27,6 +27,22 @@ describe("createNextSessionFile", () => {
     for (const [i, f] of files.entries()) {
       expect((await loadSessionFile(f)).messages).toEqual([{ role: "user", content: `only in ${i}` }]);
     }
+  });
+
+  test("a file another writer adds is never clobbered, and counts once the identity's listing is older than SEQ_LISTING_MS", async () => {
+    const dir = tempDir();
+    const listed = Date.now();
+    expect(path.basename(await createNextSessionFile(dir, newSessionMeta("crab", "user")))).toBe("crab_user_1.jsonl");
+    fs.writeFileSync(path.join(dir, "crab_user_2.jsonl"), "{}\n");
+    fs.writeFileSync(path.join(dir, "crab_user_7_by-hand.jsonl"), "{}\n");
+    // Within the listing's lifetime (3) or after it (8, on a slow machine): the taken name is never overwritten.
+    const next = path.basename(await createNextSessionFile(dir, newSessionMeta("crab", "user")));
+    expect(["crab_user_3.jsonl", "crab_user_8.jsonl"]).toContain(next);
+    expect(fs.readFileSync(path.join(dir, "crab_user_2.jsonl"), "utf8")).toBe("{}\n");
+    // Once the listing is stale, the directory is listed again: 1 + the highest seq.
+    await Bun.sleep(Math.max(0, listed + SEQ_LISTING_MS - Date.now()));
+    const after = path.basename(await createNextSessionFile(dir, newSessionMeta("crab", "user")));
+    expect(after).toBe(next === "crab_user_3.jsonl" ? "crab_user_8.jsonl" : "crab_user_9.jsonl");
   });
 
   test("creators that do not share a lock (another process, another spelling of the dir) still never clobber", async () => {

@@ -64,6 +64,8 @@ export interface FakeLLM {
   firstChunkSentAt: number[];
   /** How many streamed responses the client abandoned before their end (request aborted). */
   readonly abandoned: number;
+  /** The answer to the daemon's background title requests, and how long they wait for it. */
+  title(answer: string, delayMs?: number): void;
   stop(): Promise<void>;
 }
 
@@ -110,9 +112,11 @@ export class FakeState {
 
   /** Title requests answered without consuming the script (they run in the background). */
   titleAnswer = "Test Chat";
+  /** How long title requests wait before their answer. */
+  titleDelayMs = 0;
 
   next(body?: unknown): ScriptedTurn {
-    if (isTitleRequest(body)) return { text: this.titleAnswer };
+    if (isTitleRequest(body)) return { text: this.titleAnswer, delayMs: this.titleDelayMs };
     return this.queue.shift() ?? { text: "ok" };
   }
 
@@ -233,6 +237,7 @@ export function fakeHandle(server: { port?: number; stop(force?: boolean): Promi
     get abandoned() {
       return state.abandoned;
     },
+    title: (answer, delayMs = 0) => Object.assign(state, { titleAnswer: answer, titleDelayMs: delayMs }),
     stop: async () => {
       await server.stop(true);
     },

@@ -2,7 +2,10 @@
 // messages of every session file, ranked with the memory store's BM25
 // (runtime/memory/bm25.ts). Kept current by the runs that append messages,
 // and saved to one snapshot file so a restart reads only that file plus the
-// session files that changed since it was written.
+// session files that changed since it was written. Unused for the idle limit
+// (`[system.sessions] unload_after`), it is saved and dropped from memory; the
+// next search reads it back the same way a restart does.
+import type { Stats } from "node:fs";
 import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../../model/types.ts";
@@ -66,13 +69,20 @@ interface Snapshot {
 }
 
 const SNAPSHOT_VERSION = 1;
+const STAT_BATCH = 64;
+const YIELD_EVERY_FILES = 100;
 
 export class ConversationIndex {
   private files = new Map<string, IndexedFile>();
   /** Every indexed message, keyed by itself. */
   private bm25 = new Bm25Index<IndexedMessage>();
+  /** Set while loading or loaded; undefined before the first load and after an unload. */
   private loaded: Promise<void> | undefined;
   private isLoaded = false;
+  /** When the index was last loaded or searched. */
+  private lastUsed = 0;
+  /** Dropped from memory after this long unused (ms); 0: kept. */
+  private idleLimitMs = 0;
   /**
    * Files to read whole: appended to before the index was loaded, or not in
    * it yet (a new conversation, or one added to sessions/ meanwhile).
@@ -90,11 +100,41 @@ export class ConversationIndex {
 
   /** Loads the snapshot and catches up with the directory; once, however often called. */
   load(): Promise<void> {
+    this.lastUsed = Date.now();
     this.loaded ??= this.catchUp().catch((err: unknown) => {
       this.loaded = undefined; // the next call tries again
       throw err;
     });
     return this.loaded;
+  }
+
+  /** Whether it is in memory now. */
+  get inMemory(): boolean {
+    return this.isLoaded;
+  }
+
+  /** Drops the index from memory once unused for `secs` (0: never); see unloadIfIdle. */
+  unloadAfter(secs: number): void {
+    this.idleLimitMs = secs * 1000;
+  }
+
+  /**
+   * Saves the index and drops it from memory if it has been unused past the
+   * limit; true if it did. Appends while it is out of memory are not
+   * tracked: the next load finds the files that changed by size and mtime.
+   */
+  async unloadIfIdle(now = Date.now()): Promise<boolean> {
+    const idle = () => this.isLoaded && this.idleLimitMs > 0 && now - this.lastUsed >= this.idleLimitMs;
+    if (!idle()) return false;
+    await this.reading;
+    await this.save();
+    // Anything that changed it meanwhile (a run, a search) keeps it for another round.
+    if (!idle() || this.changed || this.pending.size > 0) return false;
+    this.files = new Map();
+    this.bm25 = new Bm25Index();
+    this.loaded = undefined;
+    this.isLoaded = false;
+    return true;
   }
 
   /** Whether there are changes the snapshot does not hold yet. */
@@ -105,7 +145,7 @@ export class ConversationIndex {
   /** A run appended `messages` to the session file at `path`. */
   appended(path: string, meta: SessionMeta, messages: readonly Message[]): void {
     const name = this.nameOf(path);
-    if (!name) return;
+    if (!name || !this.loaded) return;
     const file = this.isLoaded ? this.files.get(name) : undefined;
     if (!file) {
       this.readLater(name);
@@ -124,7 +164,7 @@ export class ConversationIndex {
   renamed(from: string, to: string, title: string): void {
     const old = this.nameOf(from);
     const name = this.nameOf(to);
-    if (!old || !name) return;
+    if (!old || !name || !this.loaded) return;
     const file = this.isLoaded ? this.files.get(old) : undefined;
     if (!file) {
       this.readLater(name);
@@ -148,6 +188,7 @@ export class ConversationIndex {
   async search(query: string, filter: SearchFilter): Promise<ConversationHit[]> {
     await this.load();
     await this.reading;
+    this.lastUsed = Date.now();
     const slug = filter.sender ? senderSlug(filter.sender) : undefined;
     const wanted = (f: IndexedFile) => (!filter.agent || f.agent === filter.agent) && (slug === undefined || f.sender === slug);
     const order = (a: IndexedMessage, b: IndexedMessage) => compareNames(a.file.name, b.file.name) || a.at - b.at;
@@ -198,8 +239,16 @@ export class ConversationIndex {
     for (const name of [...this.files.keys()]) {
       if (!present.has(name)) this.drop(name);
     }
+    // Looked at a batch at a time: one lstat after another made a load after
+    // an idle unload wait on 10,000 round trips to the thread pool.
+    const infos = new Map<string, Stats | undefined>();
+    for (let i = 0; i < names.length; i += STAT_BATCH) {
+      const batch = names.slice(i, i + STAT_BATCH);
+      const stats = await Promise.all(batch.map((name) => lstat(join(this.sessionsDir, name)).catch(() => undefined)));
+      batch.forEach((name, j) => infos.set(name, stats[j]));
+    }
     for (const name of names) {
-      const info = await lstat(join(this.sessionsDir, name)).catch(() => undefined);
+      const info = infos.get(name);
       const known = this.files.get(name);
       // Symlinks are never followed: a link in sessions/ must not expose a file elsewhere.
       if (!info?.isFile()) {
@@ -265,7 +314,11 @@ export class ConversationIndex {
     try {
       const snapshot = JSON.parse(text) as Snapshot;
       if (snapshot.version !== SNAPSHOT_VERSION || !Array.isArray(snapshot.files)) throw new Error("unknown format");
-      for (const f of snapshot.files) {
+      for (const [i, f] of snapshot.files.entries()) {
+        // Indexing is CPU-bound (about 0.3 s per 1,000 conversations here): other
+        // clients' requests get their turn between slices, as after an idle unload
+        // the first search loads it while the daemon is serving.
+        if (i > 0 && i % YIELD_EVERY_FILES === 0) await new Promise((resolve) => setImmediate(resolve));
         if (typeof f.name !== "string" || f.name.includes("/") || !Array.isArray(f.messages)) continue;
         const file: IndexedFile = { ...f, dirty: false, messages: [] };
         this.files.set(f.name, file);
