@@ -4,7 +4,30 @@ import type { FramedConnection } from "./connection.ts";
 
 export type Endpoint = { unix: string } | { hostname: string; port: number };
 
+/**
+ * How long a Unix-socket connect keeps trying while the daemon's accept queue
+ * is full. The kernel refuses a Unix connect at once when the listen backlog
+ * (512 in Bun) is full — a burst of clients while the daemon's event loop is
+ * busy — where TCP would retry the SYN by itself. A stale socket (no daemon)
+ * is refused the same way, so the wait is bounded.
+ */
+const UNIX_RETRY_MS = 1500;
+
 export async function connect(endpoint: Endpoint): Promise<FramedConnection> {
+  if (!("unix" in endpoint)) return open(endpoint);
+  const deadline = performance.now() + UNIX_RETRY_MS;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return await open(endpoint);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if ((code !== "ECONNREFUSED" && code !== "EAGAIN") || performance.now() + pause > deadline) throw err;
+      await Bun.sleep(pause);
+    }
+  }
+}
+
+async function open(endpoint: Endpoint): Promise<FramedConnection> {
   let opened: FramedConnection | undefined;
   const socket = framedHandlers((conn, s) => {
     opened = conn;
