@@ -182,6 +182,8 @@ export async function runDaemonBench(options: DaemonBenchOptions) {
   return { daemon: label, ...starts, at_100_streams: streams };
 }
 
+const signed = (n: number) => (n < 0 ? `${n}` : `+${n}`);
+
 /** One row per daemon target: figure, floor, ratio, target, met. */
 export function targetTable(daemon?: Awaited<ReturnType<typeof runDaemonBench>>, soak?: Record<string, any>) {
   const rows: Array<{ target: string; figure: string; floor?: string; goal: string; met: boolean }> = [];
@@ -199,7 +201,7 @@ export function targetTable(daemon?: Awaited<ReturnType<typeof runDaemonBench>>,
   }
   if (soak) {
     const g = soak.after_idle;
-    rows.push({ target: `private after ${soak.turns} turns + ${g.idle_ms / 1000} s idle`, figure: `+${g.private_growth_mb} MiB vs idle, +${g.private_growth_since_warm_mb} MiB vs warm`, floor: `idle ${soak.idle.private_mb} MiB, warm ${soak.warm_after_100_turns?.private_mb} MiB`, goal: `≤ +${T.soak_private_growth_mb} MiB vs idle`, met: g.private_growth_mb <= T.soak_private_growth_mb });
+    rows.push({ target: `private after ${soak.turns} turns + ${g.idle_ms / 1000} s idle`, figure: `${signed(g.private_growth_mb)} MiB vs idle, ${signed(g.private_growth_since_warm_mb)} MiB vs warm`, floor: `idle ${soak.idle.private_mb} MiB, warm ${soak.warm_after_100_turns?.private_mb} MiB`, goal: `≤ +${T.soak_private_growth_mb} MiB vs idle`, met: g.private_growth_mb <= T.soak_private_growth_mb });
     const b = soak.burst;
     rows.push({ target: `${b.completed + b.failed} concurrent streams after the soak`, figure: `${b.opened} opened, ${b.completed} completed, ${b.failed} failed`, goal: "all open, all complete", met: b.failed === 0 && b.completed === b.opened });
   }
