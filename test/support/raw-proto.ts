@@ -90,7 +90,24 @@ export class RawConnection {
     socket.on("error", () => {});
   }
 
-  static open(target: { path: string } | { port: number }): Promise<RawConnection> {
+  /**
+   * Connects as the project's own client does: a Unix connect refused while
+   * the daemon's accept queue (backlog 512) is full is tried again for up to
+   * 1.5 s — a loop of connects can outrun a busy daemon's accepts.
+   */
+  static async open(target: { path: string } | { port: number }): Promise<RawConnection> {
+    const deadline = Date.now() + 1500;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        return await RawConnection.openOnce(target);
+      } catch (err) {
+        if (!("path" in target) || (err as { code?: string }).code !== "ECONNREFUSED" || Date.now() + pause > deadline) throw err;
+        await Bun.sleep(pause);
+      }
+    }
+  }
+
+  private static openOnce(target: { path: string } | { port: number }): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
       const socket =
         "path" in target ? net.createConnection({ path: target.path }) : net.createConnection({ port: target.port, host: "127.0.0.1" });
