@@ -123,8 +123,16 @@ export class AgentNotRegisteredError extends Error {}
 
 export const LOCAL_OWNER = "user";
 
+const identityKey = (agent: string, createdBy: string) => `${agent}\u0000${createdBy}`;
+
 export class SessionTable {
   private sessions = new Map<bigint, Session>();
+  /**
+   * Each identity's latest open session (the one resolve falls back to):
+   * looked up per turn, so it is kept here rather than found by a scan of
+   * every open session (thousands on a long-running daemon).
+   */
+  private latest = new Map<string, Session>();
   private nextId = 1n;
   private clock = 0;
   private opening = new Map<string, Promise<Session>>();
@@ -178,6 +186,12 @@ export class SessionTable {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
+    const key = identityKey(session.agent, session.createdBy);
+    if (this.latest.get(key) === session) {
+      const next = this.scanLatest(session.agent, session.createdBy);
+      if (next) this.latest.set(key, next);
+      else this.latest.delete(key);
+    }
     session.killed.abort(new Error(`session ${id} was killed`));
     return true;
   }
@@ -190,6 +204,8 @@ export class SessionTable {
   touch(session: Session): void {
     session.lastUsed = ++this.clock;
     session.lastActive = Date.now();
+    // The clock only grows: the session touched last is its identity's latest.
+    if (this.sessions.get(session.id) === session) this.latest.set(identityKey(session.agent, session.createdBy), session);
   }
 
   /**
@@ -267,10 +283,18 @@ export class SessionTable {
   private open(agent: string, createdBy: string, path: string, meta: SessionMeta, history: Message[]): Session {
     const session = new Session(this.nextId++, agent, createdBy, path, meta, history);
     this.sessions.set(session.id, session);
+    // Never touched yet (lastUsed 0): the latest only when the identity has no other.
+    const key = identityKey(agent, createdBy);
+    if (!this.latest.has(key)) this.latest.set(key, session);
     return session;
   }
 
   private latestOpen(agent: string, createdBy: string): Session | undefined {
+    return this.latest.get(identityKey(agent, createdBy));
+  }
+
+  /** The open session of that identity used last (first opened among never-used ones). */
+  private scanLatest(agent: string, createdBy: string): Session | undefined {
     let best: Session | undefined;
     for (const s of this.sessions.values()) {
       if (s.agent === agent && s.createdBy === createdBy && (!best || s.lastUsed > best.lastUsed)) best = s;
