@@ -1,7 +1,7 @@
 // Auto-injected context before each run (daemon.md §7.4), as hooks: the agent
 // directory, the working directory and project instructions. (Memory recall
 // slots in between when memory lands.)
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { UserMessage } from "../model/types.ts";
 import type { RuntimeHook, RunScene } from "./hooks.ts";
@@ -76,9 +76,10 @@ const fileCache = new Map<string, CachedFile>();
 
 /** A Crab.md's trimmed text; "" when missing, not a regular file, or unreadable (skipped, not fatal). */
 function instructionFile(file: string): string {
+  // Most directories have none: the cheaper existence check first.
   let st;
   try {
-    st = statSync(file, { throwIfNoEntry: false });
+    st = existsSync(file) ? statSync(file, { throwIfNoEntry: false }) : undefined;
   } catch {
     st = undefined;
   }
