@@ -76,6 +76,8 @@ export class Session {
   readonly killed = new AbortController();
   /** The run in progress: aborted by Cancel. */
   private run: AbortController | undefined;
+  /** Its stop signal (Kill or Cancel), made once per run: several layers of a turn ask for it. */
+  private runStop: AbortSignal | undefined;
 
   /** True while a run (not a background title job) holds the session. */
   get running(): boolean {
@@ -84,7 +86,8 @@ export class Session {
 
   /** Aborts when the run in progress must stop: Cancel, or Kill of the session. */
   get stopSignal(): AbortSignal {
-    return this.run ? AbortSignal.any([this.killed.signal, this.run.signal]) : this.killed.signal;
+    if (!this.run) return this.killed.signal;
+    return (this.runStop ??= AbortSignal.any([this.killed.signal, this.run.signal]));
   }
 
   /**
@@ -93,10 +96,12 @@ export class Session {
    */
   beginRun(): void {
     this.run = new AbortController();
+    this.runStop = undefined;
   }
 
   endRun(): void {
     this.run = undefined;
+    this.runStop = undefined;
   }
 
   /** Stops the run in progress, if any; true when there was one. */
