@@ -13,7 +13,12 @@ interface KeptFile {
   end: number;
 }
 
-const MAX_KEPT = 32;
+/**
+ * Enough for a hundred conversations running at once and the ledger (with
+ * fewer, every append at 100 concurrent streams found its descriptor closed
+ * already); few next to the descriptor limit and the connections it serves.
+ */
+export const MAX_KEPT = 128;
 const kept = new Map<string, KeptFile>();
 
 /**

@@ -7,6 +7,7 @@ import { expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import { appendLines } from "../../src/session/file.ts";
+import { MAX_KEPT } from "../../src/session/kept-appends.ts";
 import { tempDir } from "./tmp.ts";
 
 const read = (file: string) => fs.readFileSync(file, "utf8");
@@ -52,10 +53,10 @@ test("appending to many files holds only a bounded number of descriptors, and ev
   const dir = tempDir();
   const open = () => fs.readdirSync("/proc/self/fd").length;
   const before = open();
-  const files = Array.from({ length: 100 }, (_, i) => path.join(dir, `f${i}.jsonl`));
+  const files = Array.from({ length: 2 * MAX_KEPT + 10 }, (_, i) => path.join(dir, `f${i}.jsonl`));
   for (let round = 0; round < 3; round++) {
     for (const f of files) await appendLines(f, [`r${round}`], true);
   }
-  expect(open() - before).toBeLessThanOrEqual(32);
+  expect(open() - before).toBeLessThanOrEqual(MAX_KEPT);
   for (const f of files) expect(read(f)).toBe("r0\nr1\nr2\n");
 });
