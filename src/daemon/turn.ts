@@ -3,7 +3,7 @@
 // events from a queue.
 import { runTurn, type TurnEvent, type TurnInput, type TurnOutcome } from "../runtime/run.ts";
 import type { Host } from "../runtime/host.ts";
-import { runtimeFor } from "../runtime/runtime.ts";
+import { mcpWait } from "../runtime/runtime.ts";
 import type { Session } from "../runtime/sessions.ts";
 
 export interface TurnTask {
@@ -27,7 +27,8 @@ export function startTurn(host: Host, session: Session, input: TurnInput): TurnT
     try {
       // The runtime current when the run starts serves all of it (a reload mid-run changes nothing).
       // A Cancel or Kill while waiting for MCP servers ends the wait; the run then stops at once.
-      const runtime = await unlessAborted(runtimeFor(host.runtime, session.agent), session.stopSignal, host.runtime);
+      const wait = mcpWait(host.runtime, session.agent);
+      const runtime = wait ? await unlessAborted(wait, session.stopSignal, host.runtime) : host.runtime;
       const turn = runTurn(runtime, host, session, input);
       for (;;) {
         const next = await turn.next();

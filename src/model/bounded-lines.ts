@@ -15,17 +15,25 @@ export function boundedLines(fetchFn: Fetch, maxLineBytes: number, tooLong: () =
     const res = await fetchFn(input, init);
     if (!res.ok || !res.body || maxLineBytes <= 0) return res;
     let line = 0; // bytes since the last newline
-    const checked = res.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
+    // A pulled stream over the body's reader: one read per chunk, none of a pipe's machinery.
+    const reader = res.body.getReader();
+    const checked = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const { done, value: chunk } = await reader.read();
+          if (done) return controller.close();
           const first = chunk.indexOf(NEWLINE);
           if (first === -1) line += chunk.length;
           else if (line + first > maxLineBytes) line += first;
           else line = chunk.length - chunk.lastIndexOf(NEWLINE) - 1;
-          if (line > maxLineBytes) controller.error(tooLong());
-          else controller.enqueue(chunk);
+          if (line <= maxLineBytes) return controller.enqueue(chunk);
+          const error = tooLong();
+          controller.error(error);
+          reader.cancel(error).catch(() => {});
         },
-      }),
+        cancel: (reason) => reader.cancel(reason),
+      },
+      { highWaterMark: 0 },
     );
     return new Response(checked, { status: res.status, statusText: res.statusText, headers: res.headers });
   };

@@ -53,24 +53,17 @@ function toChatTool(t: ToolSchema): ChatCompletionFunctionTool {
 
 /**
  * JSON.stringify({ ...toChatRequest(request), ...extra }), byte for byte, from
- * fragments that are serialized once: each tool schema, the system prompt and
- * each history message (history messages are not changed once sent; a cached
- * fragment is still checked against the message's content and tool calls).
- * At 100 concurrent runs the SDK's JSON.stringify of the whole body, mostly
- * the same tools and prompt every time, was a tenth of the daemon's CPU.
+ * parts that are serialized once: each tool schema, the system prompt, and the
+ * history's messages up to the first one that is new or changed since the
+ * previous request on the same history array (a session's history only grows
+ * between requests, so only its tail is serialized again). At 100 concurrent
+ * runs the SDK's JSON.stringify of the whole body, mostly the same tools,
+ * prompt and history every time, was a tenth of the daemon's CPU.
  */
 export function chatRequestJson(request: ModelRequest, extra: Record<string, unknown> = {}): string {
   let json = `{"model":${JSON.stringify(request.model)},"messages":[`;
-  let first = true;
-  if (request.system) {
-    json += systemJson(request.system);
-    first = false;
-  }
-  for (const m of request.messages) {
-    json += first ? messageJson(m) : `,${messageJson(m)}`;
-    first = false;
-  }
-  json += "]";
+  if (request.system) json += request.messages.length > 0 ? `${systemJson(request.system)},` : systemJson(request.system);
+  json += `${messagesJson(request.messages)}]`;
   if (request.tools && request.tools.length > 0) {
     json += `,"tools":[${request.tools.map(toolJson).join(",")}],"tool_choice":"auto"`;
   }
@@ -107,19 +100,48 @@ function systemJson(content: string): string {
   return json;
 }
 
-interface MessageFragment {
-  content: string;
-  toolCalls: unknown;
+/**
+ * The serialized messages of a history array as last sent: each message with
+ * the content and tool calls it had then, and where its JSON ends.
+ */
+interface SentHistory {
+  messages: Message[];
+  contents: string[];
+  toolCalls: unknown[];
+  ends: number[];
   json: string;
 }
 
-const messageFragments = new WeakMap<Message, MessageFragment>();
+const sentHistories = new WeakMap<readonly Message[], SentHistory>();
 
-function messageJson(m: Message): string {
-  const toolCalls = m.role === "assistant" ? m.toolCalls : undefined;
-  const cached = messageFragments.get(m);
-  if (cached && cached.content === m.content && cached.toolCalls === toolCalls) return cached.json;
-  const json = JSON.stringify(toChatMessage(m));
-  messageFragments.set(m, { content: m.content, toolCalls, json });
+const toolCallsOf = (m: Message): unknown => (m.role === "assistant" ? m.toolCalls : undefined);
+
+/** The messages as comma-separated JSON, reusing what was sent before from this array. */
+function messagesJson(messages: readonly Message[]): string {
+  let sent = sentHistories.get(messages);
+  if (!sent) {
+    sent = { messages: [], contents: [], toolCalls: [], ends: [], json: "" };
+    sentHistories.set(messages, sent);
+  }
+  // The same message objects, with the content and tool calls they had when sent.
+  const limit = Math.min(messages.length, sent.messages.length);
+  let same = 0;
+  while (same < limit) {
+    const m = messages[same]!;
+    if (sent.messages[same] !== m || sent.contents[same] !== m.content || sent.toolCalls[same] !== toolCallsOf(m)) break;
+    same++;
+  }
+  let json = same > 0 ? sent.json.slice(0, sent.ends[same - 1]) : "";
+  sent.messages.length = sent.contents.length = sent.toolCalls.length = sent.ends.length = same;
+  for (let i = same; i < messages.length; i++) {
+    const m = messages[i]!;
+    const part = JSON.stringify(toChatMessage(m));
+    json += i === 0 ? part : `,${part}`;
+    sent.messages.push(m);
+    sent.contents.push(m.content);
+    sent.toolCalls.push(toolCallsOf(m));
+    sent.ends.push(json.length);
+  }
+  sent.json = json;
   return json;
 }

@@ -61,16 +61,17 @@ async function* limitedStream(
   const controller = new AbortController();
   const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
   const chunks = adapter.stream({ ...request, signal })[Symbol.asyncIterator]();
+  const secs = Number((limits.idleMs / 1000).toFixed(3));
+  const waits = new Waits<StreamChunk>(
+    signal,
+    limits.idleMs,
+    () => new ProviderError(`provider error: stream from ${adapter.baseUrl} was idle for more than ${secs}s`, { kind: "timeout" }),
+  );
   let bytes = 0;
   let done = false;
   try {
     for (;;) {
-      const next = await nextWithin(chunks, limits.idleMs, signal, () => {
-        const secs = Number((limits.idleMs / 1000).toFixed(3));
-        return new ProviderError(`provider error: stream from ${adapter.baseUrl} was idle for more than ${secs}s`, {
-          kind: "timeout",
-        });
-      });
+      const next = await waits.next(chunks);
       if (next.done) {
         done = true;
         return;
@@ -80,6 +81,7 @@ async function* limitedStream(
       yield next.value;
     }
   } finally {
+    waits.close();
     if (!done) {
       // Stop the provider's request; a generator still inside next() settles once its fetch sees the abort.
       controller.abort();
@@ -89,43 +91,59 @@ async function* limitedStream(
 }
 
 /**
- * The iterator's next result, or a rejection once `idleMs` passes (the idle
- * error) or `signal` aborts — whichever comes first. A next() that never
- * settles cannot hold the caller.
+ * Each next() of a stream's iterator, or a rejection once `idleMs` passes
+ * (the idle error) or `signal` aborts — whichever comes first. A next() that
+ * never settles cannot hold the caller. One abort listener and one idle timer
+ * (re-armed for each wait) serve the whole stream, not one of each per chunk.
  */
-function nextWithin<T>(
-  it: AsyncIterator<T>,
-  idleMs: number,
-  signal: AbortSignal,
-  idleError: () => ProviderError,
-): Promise<IteratorResult<T>> {
-  return new Promise((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const settle = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    };
-    const onAbort = () => {
-      settle();
-      reject(new ProviderError("provider request aborted", { kind: "aborted" }));
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    if (idleMs > 0) {
-      timer = setTimeout(() => {
-        settle();
-        reject(idleError());
-      }, idleMs);
-    }
-    it.next().then(
-      (r) => {
-        settle();
-        resolve(r);
-      },
-      (err: unknown) => {
-        settle();
-        reject(err);
-      },
-    );
-  });
+class Waits<T> {
+  private pending: { resolve: (r: IteratorResult<T>) => void; reject: (err: unknown) => void } | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onAbort = () => this.fail(new ProviderError("provider request aborted", { kind: "aborted" }));
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly idleMs: number,
+    private readonly idleError: () => ProviderError,
+  ) {
+    signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  next(it: AsyncIterator<T>): Promise<IteratorResult<T>> {
+    if (this.signal.aborted) return Promise.reject(new ProviderError("provider request aborted", { kind: "aborted" }));
+    return new Promise((resolve, reject) => {
+      const wait = { resolve, reject };
+      this.pending = wait;
+      if (this.idleMs > 0) {
+        if (this.timer) this.timer.refresh();
+        else this.timer = setTimeout(() => this.fail(this.idleError()), this.idleMs);
+      }
+      it.next().then(
+        (r) => this.settle(wait, () => resolve(r)),
+        (err: unknown) => this.settle(wait, () => reject(err)),
+      );
+    });
+  }
+
+  /** Rejects the wait in progress, if any (a timer firing between waits does nothing). */
+  private fail(err: unknown): void {
+    const wait = this.pending;
+    this.pending = undefined;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    wait?.reject(err);
+  }
+
+  /** A next() settled: it ends its wait unless that wait already failed (idle or aborted). */
+  private settle(wait: object, finish: () => void): void {
+    if (this.pending !== wait) return;
+    this.pending = undefined;
+    finish();
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.signal.removeEventListener("abort", this.onAbort);
+  }
 }

@@ -147,7 +147,7 @@ export async function* runTurn(
       : undefined;
   const stopRun = AbortSignal.any([timeout.signal, session.stopSignal]);
   const modelSignal = input.signal ? AbortSignal.any([stopRun, input.signal]) : stopRun;
-  const toolSignal = AbortSignal.any([stopRun, ...(input.stopTools ? [input.stopTools] : [])]);
+  const toolSignal = input.stopTools ? AbortSignal.any([stopRun, input.stopTools]) : stopRun;
   const approvalQuestions = new QuestionQueue();
   const channel: ApprovalChannel | undefined =
     input.streaming && !input.approval

@@ -61,9 +61,14 @@ export interface Runtime {
  * within its connect timeout — and gets the prompts that name them.
  */
 export async function runtimeFor(runtime: Runtime, agent: string): Promise<Runtime> {
+  return (await mcpWait(runtime, agent)) ?? runtime;
+}
+
+/** What runtimeFor waits for; undefined when a run of `agent` can start on `runtime` at once. */
+export function mcpWait(runtime: Runtime, agent: string): Promise<Runtime> | undefined {
   const def = runtime.agents.get(agent);
-  if (!runtime.whenMcpReady || !def || !allows(def.toolWhitelist, "mcp")) return runtime;
-  return await runtime.whenMcpReady;
+  if (!runtime.whenMcpReady || !def || !allows(def.toolWhitelist, "mcp")) return undefined;
+  return runtime.whenMcpReady;
 }
 
 /** The model an agent runs on: its own, else the active one. */

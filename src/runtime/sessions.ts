@@ -78,6 +78,8 @@ export class Session {
   readonly killed = new AbortController();
   /** The run in progress: aborted by Cancel. */
   private run: AbortController | undefined;
+  /** Its stop signal (Kill or Cancel), made once per run: several layers of a turn ask for it. */
+  private runStop: AbortSignal | undefined;
 
   /** True while a run (not a background title job) holds the session. */
   get running(): boolean {
@@ -86,7 +88,8 @@ export class Session {
 
   /** Aborts when the run in progress must stop: Cancel, or Kill of the session. */
   get stopSignal(): AbortSignal {
-    return this.run ? AbortSignal.any([this.killed.signal, this.run.signal]) : this.killed.signal;
+    if (!this.run) return this.killed.signal;
+    return (this.runStop ??= AbortSignal.any([this.killed.signal, this.run.signal]));
   }
 
   /**
@@ -95,10 +98,12 @@ export class Session {
    */
   beginRun(): void {
     this.run = new AbortController();
+    this.runStop = undefined;
   }
 
   endRun(): void {
     this.run = undefined;
+    this.runStop = undefined;
   }
 
   /** Stops the run in progress, if any; true when there was one. */
@@ -125,10 +130,18 @@ export class AgentNotRegisteredError extends Error {}
 
 export const LOCAL_OWNER = "user";
 
+const identityKey = (agent: string, createdBy: string) => `${agent}\u0000${createdBy}`;
+
 export class SessionTable {
   private sessions = new Map<bigint, Session>();
   /** Sessions idle past the limit: out of memory, their ids still valid. */
   private parked: ParkedSessions;
+  /**
+   * Each identity's latest open session (the one resolve falls back to):
+   * looked up per turn, so it is kept here rather than found by a scan of
+   * every open session (thousands on a long-running daemon).
+   */
+  private latest = new Map<string, Session>();
   private nextId = 1n;
   private clock = 0;
   private opening = new Map<string, Promise<Session>>();
@@ -170,7 +183,18 @@ export class SessionTable {
       s.unload();
       unloaded++;
     }
+    if (unloaded > 0) this.rebuildLatest();
     return unloaded;
+  }
+
+  /** Each identity's latest open session again, in one pass (after parking, which may take many at once). */
+  private rebuildLatest(): void {
+    this.latest.clear();
+    for (const s of this.sessions.values()) {
+      const key = identityKey(s.agent, s.createdBy);
+      const current = this.latest.get(key);
+      if (!current || s.lastUsed > current.lastUsed) this.latest.set(key, s);
+    }
   }
 
   /** The session with that id, open again (unloaded: its next run reads the file) if it had been unloaded. */
@@ -186,6 +210,9 @@ export class SessionTable {
     session.cwd = p.cwd;
     session.lastUsed = p.lastUsed;
     this.sessions.set(id, session);
+    const key = identityKey(p.agent, p.createdBy);
+    const current = this.latest.get(key);
+    if (!current || session.lastUsed > current.lastUsed) this.latest.set(key, session);
     return session;
   }
 
@@ -202,6 +229,12 @@ export class SessionTable {
     const session = this.sessions.get(id);
     if (!session) return this.parked.take(id) !== undefined;
     this.sessions.delete(id);
+    const key = identityKey(session.agent, session.createdBy);
+    if (this.latest.get(key) === session) {
+      const next = this.scanOpen(session.agent, session.createdBy);
+      if (next) this.latest.set(key, next);
+      else this.latest.delete(key);
+    }
     session.killed.abort(new Error(`session ${id} was killed`));
     return true;
   }
@@ -215,6 +248,8 @@ export class SessionTable {
   touch(session: Session): void {
     session.lastUsed = ++this.clock;
     session.lastActive = Date.now();
+    // The clock only grows: the session touched last is its identity's latest.
+    if (this.sessions.get(session.id) === session) this.latest.set(identityKey(session.agent, session.createdBy), session);
   }
 
   /**
@@ -292,16 +327,26 @@ export class SessionTable {
   private open(agent: string, createdBy: string, path: string, meta: SessionMeta, history: Message[]): Session {
     const session = new Session(this.nextId++, agent, createdBy, path, meta, history);
     this.sessions.set(session.id, session);
+    // Never touched yet (lastUsed 0): the latest only when the identity has no other.
+    const key = identityKey(agent, createdBy);
+    if (!this.latest.has(key)) this.latest.set(key, session);
     return session;
   }
 
+  /** The identity's session used last, open or parked (a parked one is opened again). */
   private latestOpen(agent: string, createdBy: string): Session | undefined {
+    const open = this.latest.get(identityKey(agent, createdBy));
+    const parked = this.parked.latest(agent, createdBy);
+    return parked && (!open || parked.lastUsed > open.lastUsed) ? this.unpark(parked.id) : open;
+  }
+
+  /** The open session of that identity used last (first opened among never-used ones). */
+  private scanOpen(agent: string, createdBy: string): Session | undefined {
     let best: Session | undefined;
     for (const s of this.sessions.values()) {
       if (s.agent === agent && s.createdBy === createdBy && (!best || s.lastUsed > best.lastUsed)) best = s;
     }
-    const parked = this.parked.latest(agent, createdBy);
-    return parked && (!best || parked.lastUsed > best.lastUsed) ? this.unpark(parked.id) : best;
+    return best;
   }
 
   private boundTo(path: string): Session | undefined {

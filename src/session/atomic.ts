@@ -3,6 +3,7 @@
 import { randomBytes } from "./random-bytes.ts";
 import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { forget } from "./kept-appends.ts";
 
 /**
  * Temp names end in `.tmp-…`, never `.jsonl`, so a temp file left by a crash
@@ -31,6 +32,7 @@ export async function writeFileAtomic(path: string, data: Uint8Array): Promise<v
       await handle.close();
     }
     await rename(tmp, path);
+    forget(path); // a descriptor kept for appends has the replaced file open
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;

@@ -3,6 +3,7 @@
 // a temp file + rename, so a crash leaves at worst a torn last line.
 import { closeSync, constants, readSync, writeSync } from "node:fs";
 import { access, rename } from "node:fs/promises";
+import { forget, keep, reuse } from "./kept-appends.ts";
 import { openRegularSync, readRegularFile, readRegularText } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
@@ -67,26 +68,30 @@ export async function appendCompactMarker(path: string, summary: string, after: 
  * Appends whole lines in one write after repairing a torn last line. Without
  * `create` the file must exist: appending to a session file renamed or
  * deleted meanwhile must fail. Other append-only logs (the usage ledger) pass it.
- * The append itself is five small synchronous calls (open, fstat, a one-byte
- * read, write, close) on a local file: cheaper than five trips through the
- * thread pool, which cost more CPU than the syscalls themselves.
+ * The append is a few small synchronous calls on a local file (cheaper than
+ * trips through the thread pool); the descriptor is kept for the next append
+ * to the same path (kept-appends.ts), which then costs a stat and a write.
  */
 export function appendLines(path: string, lines: string[], create = false): Promise<void> {
   const data = Buffer.from(`${lines.join("\n")}\n`);
   return withFileLock(path, async () => {
-    const { fd, size } = openRegularSync(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0));
+    const reused = reuse(path);
+    const file = reused ?? openRegularSync(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0));
     try {
       // A torn last line (crash mid-append) must not swallow the first new line.
       let buffer = data;
-      if (size > 0) {
+      if (file.size > 0 && !reused?.endsAsWeLeftIt) {
         const last = Buffer.alloc(1);
-        readSync(fd, last, 0, 1, size - 1);
+        readSync(file.fd, last, 0, 1, file.size - 1);
         if (last[0] !== NEWLINE) buffer = Buffer.concat([Buffer.from("\n"), data]);
       }
       let offset = 0;
-      while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
-    } finally {
-      closeSync(fd);
+      while (offset < buffer.length) offset += writeSync(file.fd, buffer, offset, buffer.length - offset);
+      keep(path, file, file.size + buffer.length);
+    } catch (err) {
+      if (reused) forget(path);
+      else closeSync(file.fd);
+      throw err;
     }
   });
 }
@@ -144,6 +149,7 @@ export function renameForTitle(path: string, title: string): Promise<string> {
   return withFileLock(path, async () => {
     if (await exists(target)) return path;
     await rename(path, target);
+    forget(path); // its descriptor now serves the new name, which opens its own
     await syncDir(dirname(path));
     return target;
   });

@@ -30,13 +30,13 @@ export async function openRegularStat(path: string, flags: number = constants.O_
   }
 }
 
-/** openRegularStat without the thread pool, for short appends: the descriptor and the file's size. */
-export function openRegularSync(path: string, flags: number): { fd: number; size: number } {
+/** openRegularStat without the thread pool, for short appends: the descriptor, the file's size and identity. */
+export function openRegularSync(path: string, flags: number): { fd: number; size: number; dev: number; ino: number } {
   const fd = openSync(path, flags | constants.O_NONBLOCK, 0o600);
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new NotRegularFileError(path);
-    return { fd, size: stats.size };
+    return { fd, size: stats.size, dev: stats.dev, ino: stats.ino };
   } catch (err) {
     closeSync(fd);
     throw err;

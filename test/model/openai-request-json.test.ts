@@ -63,3 +63,43 @@ test("a cached fragment follows a message changed after it was sent, and reused 
     { numRuns: 300 },
   );
 });
+
+type Edit =
+  | { kind: "push"; message: Message }
+  | { kind: "pop" }
+  | { kind: "replace"; at: number; message: Message }
+  | { kind: "edit"; at: number; content: string }
+  | { kind: "calls"; at: number }
+  | { kind: "splice"; at: number; count: number };
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constant("push" as const), message }), weight: 4 },
+  fc.record({ kind: fc.constant("pop" as const) }),
+  fc.record({ kind: fc.constant("replace" as const), at: fc.nat(20), message }),
+  fc.record({ kind: fc.constant("edit" as const), at: fc.nat(20), content: text }),
+  fc.record({ kind: fc.constant("calls" as const), at: fc.nat(20) }),
+  fc.record({ kind: fc.constant("splice" as const), at: fc.nat(20), count: fc.nat(3) }),
+);
+
+test("one history array sent again and again, grown, shrunk and edited in place between requests, stays exact", () => {
+  fc.assert(
+    fc.property(request, fc.array(edit, { maxLength: 25 }), (r, edits) => {
+      const e = { stream: true, stream_options: { include_usage: true } };
+      const history = r.messages; // the same array object in every request, as a session's history
+      expect(chatRequestJson(r, e)).toBe(expected(r, e));
+      for (const ed of edits) {
+        const at = history.length > 0 ? ("at" in ed ? ed.at % history.length : 0) : -1;
+        if (ed.kind === "push") history.push(ed.message);
+        else if (ed.kind === "pop") history.pop();
+        else if (at < 0) continue;
+        else if (ed.kind === "replace") history[at] = ed.message;
+        else if (ed.kind === "edit") history[at]!.content = ed.content;
+        else if (ed.kind === "calls") {
+          const m = history[at]!;
+          if (m.role === "assistant") m.toolCalls = [{ id: `c${at}`, name: "n", arguments: "{}" }];
+        } else if (ed.kind === "splice") history.splice(at, ed.count);
+        expect(chatRequestJson(r, e)).toBe(expected(r, e));
+      }
+    }),
+    { numRuns: 400 },
+  );
+});
