@@ -118,7 +118,16 @@ export async function runSoak(requested: SoakOptions): Promise<Record<string, un
     await Promise.all(Array.from({ length: options.concurrency }, (_, w) => worker(w)));
 
     progress(`soak: ${options.idleMs / 1000} s idle`);
-    await Bun.sleep(options.idleMs);
+    // Memory through the quiet spell, every 10 s: when sessions unload and how fast memory goes back.
+    const idleTrace: Array<{ s: number } & Memory> = [];
+    for (let waited = 0; waited < options.idleMs; ) {
+      const step = Math.min(10_000, options.idleMs - waited);
+      await Bun.sleep(step);
+      waited += step;
+      const m = memoryOf(pid);
+      idleTrace.push({ s: waited / 1000, ...m });
+      progress(`soak: idle ${waited / 1000} s: ${m.rss_mb} MiB RSS, ${m.private_mb} MiB private`);
+    }
     const afterIdle = memoryOf(pid);
     const openSessions = (await withClient(soaked.socket, (c) => c.sessions())).length;
 
@@ -137,6 +146,7 @@ export async function runSoak(requested: SoakOptions): Promise<Record<string, un
       after_idle: {
         ...afterIdle,
         idle_ms: options.idleMs,
+        trace: idleTrace,
         private_growth_mb: round(afterIdle.private_mb - idle.private_mb, 1),
         private_growth_since_warm_mb: warm ? round(afterIdle.private_mb - warm.private_mb, 1) : undefined,
         target_mb: 8,
