@@ -3,7 +3,7 @@
 // iterables that end at the operation's terminal frame (protocol.md §6).
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
-import type { FrameEvent } from "./frame.ts";
+import { replyPayload, type FrameEvent } from "./frame.ts";
 import {
   decodeServerMessage,
   encodeClientMessage,
@@ -213,13 +213,8 @@ export class Client {
 
   private async nextReply(): Promise<ServerVariant> {
     const event = this.inbox.shift() ?? (await new Promise<FrameEvent | "closed">((r) => (this.waiting = r)));
-    if (event === "closed") {
-      this.inbox.unshift("closed");
-      throw new Error("connection closed by the daemon");
-    }
-    if (event.kind === "too_large") throw new Error(`reply frame too large: ${event.length} bytes`);
-    if (event.kind === "abandoned") throw new Error(event.message);
-    const msg = decodeServerMessage(event.payload).msg;
+    if (event === "closed") this.inbox.unshift("closed");
+    const msg = decodeServerMessage(replyPayload(event)).msg;
     if (msg.case === undefined) throw new Error("empty server message");
     return msg;
   }

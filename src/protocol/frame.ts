@@ -26,6 +26,14 @@ export type FrameEvent =
   /** The transport gave up on a partial frame (too slow, or over the shared memory cap); the peer is told why. */
   | { kind: "abandoned"; code: number; message: string };
 
+/** A client's next reply payload from a frame event; throws what a client should say when there is none. */
+export function replyPayload(event: FrameEvent | "closed"): Uint8Array {
+  if (event === "closed") throw new Error("connection closed by the daemon");
+  if (event.kind === "too_large") throw new Error(`reply frame too large: ${event.length} bytes`);
+  if (event.kind === "abandoned") throw new Error(event.message);
+  return event.payload;
+}
+
 /**
  * Incremental frame reader. Bytes arrive in arbitrary chunks; complete frames
  * come out in order. An oversize header is reported once and the decoder then

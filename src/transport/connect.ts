@@ -13,12 +13,16 @@ export type Endpoint = { unix: string } | { hostname: string; port: number };
  */
 const UNIX_RETRY_MS = 1500;
 
-export async function connect(endpoint: Endpoint): Promise<FramedConnection> {
-  if (!("unix" in endpoint)) return open(endpoint);
+export function connect(endpoint: Endpoint): Promise<FramedConnection> {
+  return "unix" in endpoint ? retryWhileRefused(() => open(endpoint)) : open(endpoint);
+}
+
+/** Tries a Unix-socket connect again while it is refused, for up to UNIX_RETRY_MS. */
+async function retryWhileRefused<T>(attempt: () => Promise<T>): Promise<T> {
   const deadline = performance.now() + UNIX_RETRY_MS;
   for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
     try {
-      return await open(endpoint);
+      return await attempt();
     } catch (err) {
       const code = (err as { code?: string }).code;
       if ((code !== "ECONNREFUSED" && code !== "EAGAIN") || performance.now() + pause > deadline) throw err;

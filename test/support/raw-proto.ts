@@ -93,7 +93,8 @@ export class RawConnection {
   /**
    * Connects as the project's own client does: a Unix connect refused while
    * the daemon's accept queue (backlog 512) is full is tried again for up to
-   * 1.5 s — a loop of connects can outrun a busy daemon's accepts.
+   * 1.5 s — a loop of connects can outrun a busy daemon's accepts. Written
+   * here again on purpose: this client shares no code with src/.
    */
   static async open(target: { path: string } | { port: number }): Promise<RawConnection> {
     const deadline = Date.now() + 1500;

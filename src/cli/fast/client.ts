@@ -1,7 +1,7 @@
 // A protocol client for the fast CLI path: the same transport and framing as
 // src/protocol/client.ts, with the hand-written codec (src/protocol/fast), and
 // only the operations the fast commands use.
-import type { FrameEvent } from "../../protocol/frame.ts";
+import { replyPayload, type FrameEvent } from "../../protocol/frame.ts";
 import { activeSessionIds, ClientMessage, decode, encode, ServerMessage, type Msg } from "../../protocol/fast/codec.ts";
 import { DaemonError } from "../../protocol/daemon-error.ts";
 import type { AgentInfo, DaemonStats, SessionInfo, StreamEvent, StreamMsg } from "../../protocol/gen/crabtalk_pb.ts";
@@ -108,13 +108,8 @@ export class FastClient {
 
   private async nextPayload(): Promise<Uint8Array> {
     const event = this.inbox.shift() ?? (await new Promise<FrameEvent | "closed">((r) => (this.waiting = r)));
-    if (event === "closed") {
-      this.inbox.unshift("closed");
-      throw new Error("connection closed by the daemon");
-    }
-    if (event.kind === "too_large") throw new Error(`reply frame too large: ${event.length} bytes`);
-    if (event.kind === "abandoned") throw new Error(event.message);
-    return event.payload;
+    if (event === "closed") this.inbox.unshift("closed");
+    return replyPayload(event);
   }
 
   private decodeReply(payload: Uint8Array): Variant {
