@@ -5,10 +5,13 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, REPO, startDaemon, type TestDaemon } from "../support/daemon.ts";
 import { runCommand } from "../support/cli.ts";
+import { readableByAnyone } from "../support/other-user.ts";
 import { endpointKey, parseProcEndpoint, socketKey, socketOwners } from "../../src/transport/peer-uid.ts";
 
 const OTHER = "crabtalk-other";
-const PING = join(REPO, "test/support/tcp-ping.ts");
+// Another OS user runs the client: from a copy it can read, in a directory it can enter.
+const SHARED = readableByAnyone([join(REPO, "test/support/tcp-ping.ts"), join(REPO, "test/support/raw-proto.ts")]);
+const PING = join(SHARED, "tcp-ping.ts");
 
 /** The uid/gid of a second OS user, created when missing (needs root and `useradd`, from Debian's passwd). */
 async function otherUser(): Promise<{ uid: number; gid: number }> {
@@ -28,7 +31,7 @@ async function otherUser(): Promise<{ uid: number; gid: number }> {
 function pingAs(user: { uid: number; gid: number } | null, port: number, connections = 1) {
   const bun = [process.execPath, PING, String(port), String(connections)];
   const command = user ? ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", ...bun] : bun;
-  return runCommand(command, { env: { PATH: process.env.PATH, HOME: "/tmp", BUN_INSTALL_CACHE_DIR: "/tmp/.bun-other-cache" } });
+  return runCommand(command, { cwd: SHARED, env: { PATH: process.env.PATH, HOME: "/tmp", BUN_INSTALL_CACHE_DIR: "/tmp/.bun-other-cache" } });
 }
 
 let daemon: TestDaemon;
@@ -40,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await daemon.stop();
   cleanup(daemon.home);
+  cleanup(SHARED);
 });
 
 test("another OS user is refused on TCP and the refusal is logged, while the owner is served", async () => {

@@ -19,6 +19,7 @@ import { REPO, cleanup } from "../support/daemon.ts";
 import { compiledBinary } from "../support/binary.ts";
 import { fakeBinary, releaseServer, sha256 } from "../support/release-server.ts";
 import { type CliResult, runCommand } from "../support/cli.ts";
+import { readableByAnyone } from "../support/other-user.ts";
 import { PATH_LINE_MARKER } from "../../src/cli/shell-profile.ts";
 
 const SCRIPT = join(REPO, "install.sh");
@@ -46,15 +47,23 @@ async function install(opts: {
   // Resolved here: the child's PATH may not hold the shell itself.
   const shell = (opts.shell ?? ["dash"]).map((word, i) => (i === 0 ? Bun.which(word)! : word));
   const prefix = opts.as ? [Bun.which("setpriv")!, `--reuid=${opts.as}`, `--regid=${opts.as}`, "--clear-groups"] : [];
-  return runCommand([...prefix, ...shell, SCRIPT, ...(opts.args ?? [])], {
-    env: {
-      HOME: opts.home,
-      PATH: opts.path ?? SYSTEM_PATH,
-      SHELL: "/bin/sh",
-      CRABTALK_RELEASES_URL: server.url,
-      ...opts.env,
-    },
-  });
+  // Another user runs a copy it can read: the checkout may be 0700.
+  const shared = opts.as ? readableByAnyone([SCRIPT]) : undefined;
+  const script = shared ? join(shared, "install.sh") : SCRIPT;
+  try {
+    return await runCommand([...prefix, ...shell, script, ...(opts.args ?? [])], {
+      cwd: shared,
+      env: {
+        HOME: opts.home,
+        PATH: opts.path ?? SYSTEM_PATH,
+        SHELL: "/bin/sh",
+        CRABTALK_RELEASES_URL: server.url,
+        ...opts.env,
+      },
+    });
+  } finally {
+    if (shared) cleanup(shared);
+  }
 }
 
 /** A directory of commands that stand in for system ones (uname, sysctl, ldd…), put first on PATH. */

@@ -10,10 +10,11 @@ export interface CliResult {
 /** Runs a command to completion with exactly `env`, collecting its output. */
 export async function runCommand(
   command: string[],
-  opts: { env: Record<string, string | undefined>; stdin?: string },
+  opts: { env: Record<string, string | undefined>; stdin?: string; cwd?: string },
 ): Promise<CliResult> {
   const proc = Bun.spawn(command, {
     env: opts.env,
+    cwd: opts.cwd,
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",
