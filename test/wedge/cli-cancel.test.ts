@@ -81,7 +81,12 @@ test("Ctrl-C in chat cancels the answer in the daemon; chat goes on, and Ctrl-C 
     stdout: "pipe",
     stderr: "pipe",
   });
-  const stdout = new Response(proc.stdout).text();
+  let printed = "";
+  const stdout = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stdout) printed += decoder.decode(chunk, { stream: true });
+    return printed;
+  })();
   const stderr = new Response(proc.stderr).text();
   proc.stdin.write("go\n");
   await proc.stdin.flush();
@@ -93,6 +98,8 @@ test("Ctrl-C in chat cancels the answer in the daemon; chat goes on, and Ctrl-C 
   proc.stdin.write("next\n");
   await proc.stdin.flush();
   await until("the next answer", () => s.sessionFiles("crab_cli-ctrl-c_")[0].messages.some((m) => m.content === "ok"));
+  // Saved is not yet ended: a Ctrl-C before chat has the stream's end would cancel that answer, not exit.
+  await until("chat back at its prompt after the answer", () => printed.endsWith("ok\n"));
   proc.kill("SIGINT");
   expect(await proc.exited).toBe(0);
   expect(await stderr).toContain("answer cancelled; what it had said is kept in the session as interrupted");
