@@ -2,12 +2,40 @@
 // unit, a launchd agent plist, and the schtasks arguments of a logon task.
 import { MEMORY_VALUE, type ServiceSpec } from "./spec.ts";
 
-/** A value inside double quotes in a unit file; `%` is a specifier, `$` expands in ExecStart. */
-function unitQuote(value: string, forExec = false): string {
+function refuseLineBreak(value: string): void {
   if (/[\n\r\0]/.test(value)) throw new Error(`cannot put a line break in a systemd unit: ${JSON.stringify(value)}`);
+}
+
+/**
+ * A value inside double quotes, for the settings systemd splits into words
+ * (`ExecStart=`, `Environment=`): `\` and `"` escaped, `%` is a specifier,
+ * `$` expands in ExecStart.
+ */
+function unitQuote(value: string, forExec = false): string {
+  refuseLineBreak(value);
   let v = value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/%/g, "%%");
   if (forExec) v = v.replace(/\$/g, "$$$$");
   return `"${v}"`;
+}
+
+/**
+ * A bare value for the settings systemd takes whole (`WorkingDirectory=`,
+ * `Description=`): quotes would be kept as part of the value, so only `%`
+ * is escaped. Whitespace at either end would be trimmed and a trailing `\`
+ * continues the line, so both are refused rather than silently changed.
+ */
+function unitBare(value: string): string {
+  refuseLineBreak(value);
+  if (value !== value.trim() || value.endsWith("\\")) {
+    throw new Error(`cannot put ${JSON.stringify(value)} in a systemd unit: it starts or ends with a space or a backslash`);
+  }
+  return value.replace(/%/g, "%%");
+}
+
+/** `WorkingDirectory=` takes a bare absolute path (systemd.exec(5)). */
+function unitPath(path: string): string {
+  if (!path.startsWith("/")) throw new Error(`a systemd unit needs an absolute working directory, not ${JSON.stringify(path)}`);
+  return unitBare(path);
 }
 
 export function checkMemoryValue(key: string, value: string): string {
@@ -23,12 +51,12 @@ export function systemdUnit(spec: ServiceSpec): string {
   const lines = [
     `# ${spec.origin ?? DAEMON_ORIGIN}`,
     "[Unit]",
-    `Description=${spec.description}`,
+    `Description=${unitBare(spec.description)}`,
     "",
     "[Service]",
     "Type=simple",
     `ExecStart=${spec.argv.map((a) => unitQuote(a, true)).join(" ")}`,
-    `WorkingDirectory=${unitQuote(spec.workingDirectory)}`,
+    `WorkingDirectory=${unitPath(spec.workingDirectory)}`,
     ...Object.entries(spec.env).map(([k, v]) => `Environment=${unitQuote(`${k}=${v}`)}`),
     "Restart=on-failure",
     "RestartSec=3",

@@ -39,7 +39,10 @@ test("StartService writes ai.crabtalk.<name>.service, enables it, and the compon
   await client.startService("echo");
   const text = readFileSync(unit, "utf8");
   expect(text).toMatch(/^ExecStart="[^"]*\/crabtalk-echo-test"$/m);
-  expect(text).toContain(`WorkingDirectory="${daemon.home}"`);
+  expect(text).toMatch(/^WorkingDirectory=\/\S*$/m);
+  const verified = Bun.spawnSync(["systemd-analyze", "verify", unit]);
+  expect((verified.stdout.toString() + verified.stderr.toString()).trim()).toBe("");
+  expect(verified.exitCode).toBe(0);
   expect(text).toContain(`Environment="CRABTALK_HOME=${daemon.home}"`);
   expect(fake.calls()).toContainEqual(["--user", "enable", "--now", "ai.crabtalk.echo.service"]);
   expect(await waitFor(() => existsSync(join(daemon.home, "run/echo.port")), 15000)).toBe(true);

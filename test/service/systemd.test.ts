@@ -1,12 +1,18 @@
 // `crabtalk start` with systemd: a fake systemctl first on PATH records its
 // calls and starts ExecStart with only the unit's environment, as systemd would.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, cleanup, tempHome } from "../support/daemon.ts";
 import { runCli } from "../support/cli.ts";
 import { fakeServiceManager } from "../support/fake-service-manager.ts";
+
+/** systemd's own validator on a unit file (Debian package systemd; .ci/run installs it). */
+function systemdVerify(path: string): { code: number; output: string } {
+  const r = Bun.spawnSync(["systemd-analyze", "verify", path]);
+  return { code: r.exitCode, output: (r.stdout.toString() + r.stderr.toString()).trim() };
+}
 
 const UNIT = "ai.crabtalk.crabtalk.service";
 const homes: string[] = [];
@@ -34,12 +40,14 @@ test("start writes the unit, reloads and enables it, and waits until the daemon 
 
     const unit = readFileSync(unitPath, "utf8");
     expect(unit).toContain(`ExecStart="${process.execPath}" "${MAIN}" "daemon"\n`);
-    expect(unit).toContain(`WorkingDirectory="${home}"\n`);
+    // systemd takes WorkingDirectory= whole: a quoted path is "not absolute" to it.
+    expect(unit).toMatch(/^WorkingDirectory=\/\S*$/m);
     expect(unit).toContain(`Environment="CRABTALK_HOME=${home}"\n`);
     expect(unit).toContain(`Environment="PATH=${env.PATH}"\n`);
     expect(unit).toContain("Restart=on-failure\nRestartSec=3\n");
     expect(unit).toContain("[Install]\nWantedBy=default.target\n");
     expect(unit).not.toContain("MemoryMax");
+    expect(systemdVerify(unitPath)).toEqual({ code: 0, output: "" });
 
     expect(sm.calls()).toContainEqual(["--user", "daemon-reload"]);
     expect(sm.calls()).toContainEqual(["--user", "enable", "--now", UNIT]);
@@ -62,6 +70,41 @@ test("start writes the unit, reloads and enables it, and waits until the daemon 
     await cli(["stop"]);
   }
 }, 30_000);
+
+test("a home whose path has a space and a % still gives a unit systemd accepts, and the daemon runs there", async () => {
+  const { sm, xdg, unitPath } = setup();
+  const parent = mkdtempSync(join(tmpdir(), "crabtalk-odd-"));
+  homes.push(parent);
+  const home = join(parent, "my crab%home");
+  const cli = (args: string[]) => runCli(args, { home, env: sm.env({ XDG_CONFIG_HOME: xdg, CRABTALK_SERVICE_MANAGER: "" }) });
+  try {
+    const started = await cli(["start"]);
+    expect(started.stderr).toBe("");
+    expect(started.code).toBe(0);
+    const unit = readFileSync(unitPath, "utf8");
+    expect(unit).toContain(`Environment="CRABTALK_HOME=${home.replace(/%/g, "%%")}"\n`);
+    expect(systemdVerify(unitPath)).toEqual({ code: 0, output: "" });
+    expect((await cli(["ping"])).code).toBe(0);
+  } finally {
+    await cli(["stop"]);
+  }
+}, 30_000);
+
+test("the fake systemctl refuses a unit systemd-analyze refuses, as real systemd does", async () => {
+  const { xdg, sm, home } = setup();
+  const dir = join(xdg, "systemd/user");
+  mkdirSync(dir, { recursive: true });
+  // The unit an earlier crabtalk wrote: a quoted WorkingDirectory= is fatal to systemd.
+  writeFileSync(
+    join(dir, UNIT),
+    `[Service]\nExecStart="${process.execPath}" "${MAIN}" "daemon"\nWorkingDirectory="${home}"\n[Install]\nWantedBy=default.target\n`,
+  );
+  expect(systemdVerify(join(dir, UNIT)).output).toContain("WorkingDirectory= path is not absolute");
+  const r = Bun.spawnSync([join(sm.bin, "systemctl"), "--user", "enable", "--now", UNIT], { env: sm.env({ XDG_CONFIG_HOME: xdg }) });
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr.toString()).toContain("is refused by systemd-analyze verify");
+  expect(r.stderr.toString()).toContain("WorkingDirectory= path is not absolute");
+});
 
 test("[system.service] memory limits are rendered into the unit; a bad value stops start before anything is installed", async () => {
   const { home, sm, cli, unitPath } = setup();

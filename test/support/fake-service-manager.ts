@@ -18,7 +18,7 @@ export interface FakeServiceManager {
 // Runs under bun (absolute shebang). Kept small: parse the definition, spawn, record.
 const FAKE = (kind: "systemctl" | "launchctl" | "broken-systemctl") => `#!${process.execPath}
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 const state = process.env.FAKE_SM_STATE;
 const args = process.argv.slice(2);
@@ -47,6 +47,19 @@ async function stop(name) {
 }
 const unquote = (s) => s.replace(/\\$\\$/g, "$").replace(/%%/g, "%").replace(/\\\\(.)/g, "$1");
 const words = (line) => [...line.matchAll(/"((?:[^"\\\\]|\\\\.)*)"|(\\S+)/g)].map((m) => unquote(m[1] ?? m[2]));
+// Real systemd refuses a unit its own parser refuses: so does this fake, by
+// asking systemd's validator (Debian package systemd; no running systemd needed).
+function verify(path) {
+  const r = spawnSync("systemd-analyze", ["verify", path], { encoding: "utf8" });
+  if (r.error) {
+    process.stderr.write("fake systemctl: cannot check the unit without systemd-analyze (Debian package systemd): " + r.error.message + "\\n");
+    process.exit(1);
+  }
+  if (r.status !== 0) {
+    process.stderr.write("Failed to enable unit: " + path + " is refused by systemd-analyze verify:\\n" + r.stdout + r.stderr);
+    process.exit(1);
+  }
+}
 if (kind === "systemctl") {
   if (args[0] !== "--user") { process.stderr.write("fake systemctl: only --user\\n"); process.exit(1); }
   const [verb, ...rest] = args.slice(1);
@@ -54,10 +67,11 @@ if (kind === "systemctl") {
   const unit = rest.filter((a) => a !== "--now").at(-1);
   if (verb === "enable" && rest.includes("--now")) {
     const dir = join(process.env.XDG_CONFIG_HOME, "systemd", "user");
+    verify(join(dir, unit));
     const text = readFileSync(join(dir, unit), "utf8");
     const value = (key) => [...text.matchAll(new RegExp("^" + key + "=(.*)$", "gm"))].map((m) => m[1]);
     const env = Object.fromEntries(value("Environment").map((v) => words(v)[0]).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
-    if (!existsSync(pidFile(unit))) start(unit, words(value("ExecStart")[0]), words(value("WorkingDirectory")[0])[0], env);
+    if (!existsSync(pidFile(unit))) start(unit, words(value("ExecStart")[0]), value("WorkingDirectory")[0].replace(/%%/g, "%"), env);
     process.exit(0);
   }
   if (verb === "disable") { if (rest.includes("--now")) await stop(unit); process.exit(0); }
