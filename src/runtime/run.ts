@@ -1,6 +1,7 @@
 // One run of a session (daemon.md §7.2): preprocess and add the user message,
 // refresh the injected context, run the agent loop with the agent's tools,
 // persist each step, rewrite the meta line, then maybe title the session.
+import { fitToContext } from "./fit-context.ts";
 import { basename } from "node:path";
 import type { AgentEvent, RunResult, ToolOutcome } from "../agent/events.ts";
 import { runAgent, type ToolContext, type ToolDispatcher } from "../agent/loop.ts";
@@ -120,6 +121,8 @@ export async function* runTurn(
     return outcome;
   }
 
+  const dropped = fitToContext(session.history, runtime.models.contextLimit(modelName));
+  if (dropped > 0) input.warn?.(`session ${session.id}: ${dropped} older messages left out of the request, past the context window of ${modelName}`);
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
   const spend = new RunSpend();
   // Priced and recorded as the model that answered the step (a fallback, when one was used).

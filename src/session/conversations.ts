@@ -1,9 +1,9 @@
 // `ListConversations` and `GetConversationHistory` over the files in
 // `sessions/` (daemon.md §6.8).
 import { lstat, readdir } from "node:fs/promises";
-import { readRegularText } from "./regular-file.ts";
+import { readFirstLine } from "./lines.ts";
 import { join, resolve } from "node:path";
-import { countMessageLinesOf, loadSessionFile } from "./file.ts";
+import { countMessageLines, loadSessionFile } from "./file.ts";
 import { parseMetaLine } from "./jsonl.ts";
 import { parseSessionFileName, SESSION_EXT } from "./names.ts";
 import { senderSlug } from "./slug.ts";
@@ -116,13 +116,29 @@ async function scanFile(path: string): Promise<ScannedFile | "vanished" | undefi
   try {
     const info = await lstat(path);
     if (!info.isFile()) return undefined;
-    const text = await readRegularText(path);
-    const end = text.indexOf("\n");
-    const meta = parseMetaLine(end === -1 ? text : text.slice(0, end));
-    return { mtimeMs: info.mtimeMs, messageCount: countMessageLinesOf(text), aliveSecs: meta?.uptime_secs ?? 0 };
+    const { line, size } = await readFirstLine(path);
+    const meta = parseMetaLine(line);
+    return { mtimeMs: info.mtimeMs, messageCount: await messageCount(path, size, info.mtimeMs), aliveSecs: meta?.uptime_secs ?? 0 };
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ENOENT" ? "vanished" : undefined;
   }
+}
+
+/**
+ * Counting a file's messages reads all of it (a chunk at a time): the count
+ * is kept per path for as long as its size and mtime stay the same, so a
+ * listing reads again only the conversations that changed.
+ */
+const counted = new Map<string, { size: number; mtimeMs: number; count: number }>();
+const MAX_COUNTED = 4096;
+
+async function messageCount(path: string, size: number, mtimeMs: number): Promise<number> {
+  const known = counted.get(path);
+  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.count;
+  const count = await countMessageLines(path);
+  if (counted.size >= MAX_COUNTED) counted.delete(counted.keys().next().value as string);
+  counted.set(path, { size, mtimeMs, count });
+  return count;
 }
 
 async function forEachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {

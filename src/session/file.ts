@@ -4,7 +4,8 @@
 import { closeSync, constants, readSync, writeSync } from "node:fs";
 import { access, rename } from "node:fs/promises";
 import { forget, keep, reuse } from "./kept-appends.ts";
-import { openRegularSync, readRegularFile, readRegularText } from "./regular-file.ts";
+import { eachLine, readFirstLine, readTailLines } from "./lines.ts";
+import { openRegularSync, readRegularFile } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
 import { syncDir, writeFileAtomic } from "./atomic.ts";
@@ -96,36 +97,51 @@ export function appendLines(path: string, lines: string[], create = false): Prom
   });
 }
 
-/** Load the file per §6.6. Throws SessionFileError when it is missing, empty or its meta line is invalid. */
-export function loadSessionFile(path: string): Promise<LoadedSession> {
-  return withFileLock(path, async () => parseSessionText(path, await readSessionText(path)));
+/**
+ * The newest bytes of a file a resume reads (docs/sessions.md, Large
+ * conversations): 8 MiB holds about 2 million tokens, more than any model's
+ * context window, so a history longer than that is never held whole.
+ */
+export const RESUME_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Load the file's working history: from its last compact marker on, or its
+ * newest `maxBytes` when the file is larger (starting at a user message, so
+ * no tool result is left without its call). Throws SessionFileError when it
+ * is missing, empty or its meta line is invalid.
+ */
+export function loadSessionFile(path: string, maxBytes = RESUME_MAX_BYTES): Promise<LoadedSession> {
+  return withFileLock(path, async () => {
+    const { first, tail } = await readSession(path, maxBytes);
+    if (first.size === 0 || (first.line.trim() === "" && tail.lines.every((l) => l.trim() === ""))) {
+      throw new SessionFileError(path, "invalid", `session file ${path} is empty`);
+    }
+    const meta = parseMetaLine(first.line);
+    if (meta === undefined) throw new SessionFileError(path, "invalid", `session file ${path} has no valid meta line`);
+    let messages: StoredMessage[] = [];
+    for (const line of tail.lines) {
+      const entry = parseEntryLine(line);
+      if (entry === undefined) continue;
+      if (entry.kind === "compact") messages = [{ role: "user", content: entry.summary }];
+      else messages.push(entry.message);
+    }
+    if (tail.truncated) {
+      const start = messages.findIndex((m) => m.role === "user");
+      messages = start === -1 ? [] : messages.slice(start);
+    }
+    return { meta, messages };
+  });
 }
 
-async function readSessionText(path: string): Promise<string> {
+async function readSession(path: string, maxBytes: number) {
   try {
-    return await readRegularText(path);
+    const first = await readFirstLine(path);
+    return { first, tail: await readTailLines(path, maxBytes) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new SessionFileError(path, "missing", `session file ${path} does not exist`);
     throw new SessionFileError(path, "unreadable", `cannot read session file ${path}: ${(err as Error).message}`);
   }
-}
-
-function parseSessionText(path: string, text: string): LoadedSession {
-  const lines = text.split("\n");
-  if (text.trim() === "") throw new SessionFileError(path, "invalid", `session file ${path} is empty`);
-  const meta = parseMetaLine(lines[0]);
-  if (meta === undefined) {
-    throw new SessionFileError(path, "invalid", `session file ${path} has no valid meta line`);
-  }
-  let messages: StoredMessage[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const entry = parseEntryLine(lines[i]);
-    if (entry === undefined) continue;
-    if (entry.kind === "compact") messages = [{ role: "user", content: entry.summary }];
-    else messages.push(entry.message);
-  }
-  return { meta, messages };
 }
 
 /** Replace the meta line (temp file + rename); the caller passes `created_at` to keep. */
@@ -169,16 +185,14 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Message lines per §6.8: non-blank lines after the meta line not containing `"compact"`. */
+/** Message lines per §6.8: non-blank lines after the meta line not containing `"compact"`, counted a chunk at a time. */
 export async function countMessageLines(path: string): Promise<number> {
-  return countMessageLinesOf(await readRegularText(path));
-}
-
-export function countMessageLinesOf(text: string): number {
   let count = 0;
-  const lines = text.split("\n");
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i].trim() !== "" && !lines[i].includes('"compact"')) count++;
+  // A line too long to hold is still a message line: counted, not read.
+  for await (const line of eachLine(path, MAX_COUNTED_LINE, () => count++)) {
+    if (line.trim() !== "" && !line.includes('"compact"')) count++;
   }
   return count;
 }
+
+const MAX_COUNTED_LINE = 1024 * 1024;
