@@ -85,8 +85,9 @@ export class Client {
     return (await this.call({ case: "listConversations", value: { agent, sender } }, "conversationList"))
       .conversations;
   }
-  getConversationHistory(filePath: string): Promise<pb.ConversationHistory> {
-    return this.call({ case: "getConversationHistory", value: { filePath } }, "conversationHistory");
+  /** The working context; with a `page`, up to `limit` of all the file's messages from `offset` (docs/protocol.md, History pages). */
+  getConversationHistory(filePath: string, page?: { offset: number; limit: number }): Promise<pb.ConversationHistory> {
+    return this.call({ case: "getConversationHistory", value: { filePath, ...page } }, "conversationHistory");
   }
   async deleteConversation(filePath: string): Promise<void> {
     await this.call({ case: "deleteConversation", value: { filePath } }, "pong");

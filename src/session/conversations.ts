@@ -3,8 +3,9 @@
 import { lstat, readdir } from "node:fs/promises";
 import { readFirstLine } from "./lines.ts";
 import { join, resolve } from "node:path";
-import { countMessageLines, loadSessionFile } from "./file.ts";
-import { parseMetaLine } from "./jsonl.ts";
+import { countMessageLines, loadSessionFile, SessionFileError } from "./file.ts";
+import { eachLine } from "./lines.ts";
+import { parseEntryLine, parseMetaLine } from "./jsonl.ts";
 import { parseSessionFileName, SESSION_EXT } from "./names.ts";
 import { senderSlug } from "./slug.ts";
 
@@ -34,6 +35,9 @@ export interface ConversationHistory {
   title: string;
   agent: string;
   messages: ConversationMessage[];
+  /** For a page: the index of its first message among all of the file's, and how many there are. */
+  offset?: number;
+  total?: number;
 }
 
 /** Files read at once while listing: bounds memory with many large sessions. */
@@ -170,4 +174,44 @@ export async function conversationHistory(path: string): Promise<ConversationHis
     if (m.role === "user" || m.role === "assistant") kept.push({ role: m.role, content: m.content });
   }
   return { title: meta.title, agent: meta.agent, messages: kept };
+}
+
+/** Content bytes of one page at most, so a page always fits in a reply frame. */
+export const PAGE_MAX_BYTES = 8 * 1024 * 1024;
+/** A message line longer than this is left out of pages (no reply could carry it). */
+const PAGE_MAX_LINE = PAGE_MAX_BYTES;
+
+/**
+ * One page of every user and assistant message in the file, archived ones
+ * (before a compaction) included: up to `limit` from index `offset`, fewer
+ * when their content passes PAGE_MAX_BYTES (at least one). The file is read
+ * a chunk at a time, so any conversation can be paged through.
+ */
+export async function conversationPage(path: string, offset: number, limit: number): Promise<ConversationHistory> {
+  const { line } = await readFirstLine(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") throw new SessionFileError(path, "missing", `session file ${path} does not exist`);
+    throw new SessionFileError(path, "unreadable", `cannot read session file ${path}: ${err.message}`);
+  });
+  const meta = parseMetaLine(line);
+  if (meta === undefined) throw new SessionFileError(path, "invalid", `session file ${path} has no valid meta line`);
+  const messages: ConversationMessage[] = [];
+  let total = 0;
+  let bytes = 0;
+  let full = false;
+  for await (const text of eachLine(path, PAGE_MAX_LINE)) {
+    const entry = parseEntryLine(text);
+    if (entry?.kind !== "message") continue;
+    const { role, content } = entry.message;
+    if (role !== "user" && role !== "assistant") continue;
+    const index = total++;
+    if (full || index < offset || messages.length >= limit) continue;
+    const size = Buffer.byteLength(content);
+    if (messages.length > 0 && bytes + size > PAGE_MAX_BYTES) {
+      full = true;
+      continue;
+    }
+    messages.push({ role, content });
+    bytes += size;
+  }
+  return { title: meta.title, agent: meta.agent, messages, offset, total };
 }

@@ -111,3 +111,35 @@ test("resuming a 60 MB conversation sends the newest history that fits the windo
   expect(statSync(path).size).toBeGreaterThan(size);
   expect(await countMessageLines(path)).toBe(12_002);
 }, 60_000);
+
+test("history pages through every message of a large conversation exactly once; without a page it answers the newest part", async () => {
+  const { client, env } = t;
+  const sessions = join(env.daemon.home, "sessions");
+  mkdirSync(sessions, { recursive: true });
+  const path = join(sessions, sessionFileName("crab", "pager", 1));
+  writeLongSession(path, 3_000, 4_800); // 29 MB: past one reply frame
+
+  // Upstream's form (no page): the working context, bounded, not "reply too large".
+  const context = await client.getConversationHistory(path);
+  expect(context.messages.at(-1)!.content).toStartWith("answer 2999 ");
+  expect(context.messages.length).toBeLessThan(6_000);
+
+  const seen: string[] = [];
+  for (let offset = 0; ; ) {
+    const page = await client.getConversationHistory(path, { offset, limit: 2_500 });
+    expect(page.total).toBe(6_000);
+    expect(page.offset).toBe(offset);
+    // A page stops short of its limit rather than pass the size a reply can carry.
+    expect(page.messages.length).toBeGreaterThan(0);
+    expect(page.messages.length).toBeLessThanOrEqual(2_500);
+    for (const m of page.messages) seen.push(m.content.slice(0, m.content.indexOf(" x")));
+    offset += page.messages.length;
+    if (offset >= page.total) break;
+  }
+  const expected = Array.from({ length: 3_000 }, (_, i) => [`question ${i}`, `answer ${i}`]).flat();
+  expect(seen).toEqual(expected);
+  // Past the end: an empty page, still with the total.
+  const after = await client.getConversationHistory(path, { offset: 6_000, limit: 10 });
+  expect(after.messages).toEqual([]);
+  expect(after.total).toBe(6_000);
+}, 60_000);

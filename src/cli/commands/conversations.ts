@@ -30,24 +30,36 @@ FILE is the name to give to crabtalk history or send --resume.`,
     .command("history")
     .description("print a conversation's messages as 'role: content' lines; history search QUERY finds conversations")
     .argument("<file>", "conversation file: a name from crabtalk conversations, or a path in <home>/sessions")
-    .option("--json", "print {title, agent, messages: [{role, content}]}")
+    .option("--all", "every message of the file, compacted ones included, read a page at a time")
+    .option("--offset <n>", "with --limit: start at this message of the file (0 = the oldest)", parseOffset)
+    .option("--limit <n>", "one page: at most this many messages of the file", parseLimit)
+    .option("--json", "print {title, agent, messages: [{role, content}]} (a page adds offset and total; --all prints one such line per page)")
     .addHelpText(
       "after",
       `
-Shows the working context: after a compaction, the summary (as a user
-message) and what followed it. Assistant turns that only called tools have
-empty content.`,
+Without --all or --limit, shows the working context: after a compaction, the
+summary (as a user message) and what followed it; for a conversation larger
+than a resume reads, its newest part. --all and --limit read the whole file,
+a page at a time. Assistant turns that only called tools have empty content.`,
     )
     .action(
-      action(async (file: string, opts: { json?: boolean }) => {
-        const history = await withClient(conn(), (client) =>
-          client.getConversationHistory(resolveConversationFile(file)),
-        );
-        if (opts.json) {
-          console.log(JSON.stringify(toPlain(history)));
-          return;
-        }
-        for (const m of history.messages) console.log(`${m.role}: ${m.content}`);
+      action(async (file: string, opts: { json?: boolean; all?: boolean; offset?: number; limit?: number }) => {
+        if (opts.offset !== undefined && opts.limit === undefined) throw new Error("--offset pages only together with --limit");
+        const path = resolveConversationFile(file);
+        const print = (h: { messages: Array<{ role: string; content: string }> }) => {
+          if (opts.json) console.log(JSON.stringify(toPlain(h)));
+          else for (const m of h.messages) console.log(`${m.role}: ${m.content}`);
+        };
+        await withClient(conn(), async (client) => {
+          if (!opts.all && opts.limit === undefined) return print(await client.getConversationHistory(path));
+          if (!opts.all) return print(await client.getConversationHistory(path, { offset: opts.offset ?? 0, limit: opts.limit! }));
+          for (let offset = 0; ; ) {
+            const page = await client.getConversationHistory(path, { offset, limit: HISTORY_PAGE });
+            print(page);
+            offset += page.messages.length;
+            if (page.messages.length === 0 || offset >= page.total) return;
+          }
+        });
       }),
     );
 
@@ -80,6 +92,15 @@ Examples:
         console.log(opts.json ? JSON.stringify(toPlain(hits)) : searchHitsText(hits));
       }),
     );
+}
+
+/** Messages asked for per page by `history --all`. */
+const HISTORY_PAGE = 500;
+
+function parseOffset(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("must be a whole number, 0 or more");
+  return n;
 }
 
 function parseLimit(value: string): number {

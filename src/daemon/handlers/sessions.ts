@@ -5,7 +5,7 @@ import type { Reply } from "../../protocol/codec.ts";
 import type { Handlers, RequestContext } from "../../protocol/server.ts";
 import { AgentNotRegisteredError, SessionNotFoundError, type ResolveRequest, type Session } from "../../runtime/sessions.ts";
 import { CompactError, compactSession } from "../../runtime/compaction.ts";
-import { conversationHistory, listConversations } from "../../session/conversations.ts";
+import { conversationHistory, conversationPage, listConversations } from "../../session/conversations.ts";
 import { SessionFileError } from "../../session/file.ts";
 import { resolveSessionPath, SessionPathError } from "../../session/paths.ts";
 import { outcomeError, streamFrame, tokenUsage } from "../frames.ts";
@@ -144,10 +144,11 @@ export function sessionHandlers(state: DaemonState): Handlers {
       };
     },
 
-    getConversationHistory: async ({ filePath }) => {
+    getConversationHistory: async ({ filePath, offset, limit }) => {
       const path = confined(state, filePath);
       try {
-        return { case: "conversationHistory", value: await conversationHistory(path) };
+        const history = limit > 0 ? await conversationPage(path, offset, limit) : await conversationHistory(path);
+        return { case: "conversationHistory", value: history };
       } catch (err) {
         throw fileError(err);
       }
