@@ -1,4 +1,4 @@
-// Reading and writing one session file (daemon.md §6.3–§6.7). Appends are
+// Reading and writing one session file (docs/sessions.md). Appends are
 // plain line appends; the only other writes (create, meta rewrite) go through
 // a temp file + rename, so a crash leaves at worst a torn last line.
 import { closeSync, constants, readSync, writeSync } from "node:fs";
@@ -96,7 +96,7 @@ export function appendLines(path: string, lines: string[], create = false): Prom
   });
 }
 
-/** Load the file per §6.6. Throws SessionFileError when it is missing, empty or its meta line is invalid. */
+/** Load the file per docs/sessions.md#loading. Throws SessionFileError when it is missing, empty or its meta line is invalid. */
 export function loadSessionFile(path: string): Promise<LoadedSession> {
   return withFileLock(path, async () => parseSessionText(path, await readSessionText(path)));
 }
@@ -139,7 +139,7 @@ export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
 }
 
 /**
- * Rename the file to carry the title slug (§6.3) and return its new path.
+ * Rename the file to carry the title slug (docs/sessions.md#files-and-names) and return its new path.
  * Unchanged when the slug is empty, the name already carries it, or another
  * file already has the target name (never overwrite a conversation).
  */
@@ -169,7 +169,7 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Message lines per §6.8: non-blank lines after the meta line not containing `"compact"`. */
+/** Message lines per docs/sessions.md#listing-killing-deleting: non-blank lines after the meta line not containing `"compact"`. */
 export async function countMessageLines(path: string): Promise<number> {
   return countMessageLinesOf(await readRegularText(path));
 }
