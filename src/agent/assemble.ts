@@ -1,5 +1,5 @@
 // Assembles one streamed answer: text, reasoning and tool-call fragments
-// merged per index (daemon.md §8.2 step 1).
+// merged per index (docs/agent-loop.md#a-step step 1).
 import type { StreamChunk, ToolCall, Usage } from "../model/types.ts";
 
 interface PartialCall {

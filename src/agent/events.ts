@@ -1,4 +1,4 @@
-// What an agent run reports, step by step (daemon.md §8.2–§8.3). The daemon
+// What an agent run reports, step by step (docs/agent-loop.md). The daemon
 // maps these to stream frames; the agent knows nothing of the wire.
 import type { ToolCall, Usage } from "../model/types.ts";
 
@@ -19,7 +19,7 @@ export type AgentEvent =
   | { type: "tools_complete" }
   /** What one model round reported (usage accounting); never forwarded to clients. */
   | { type: "step_usage"; usage: Usage }
-  /** The history was replaced by a summary (daemon.md §9.3); never forwarded to clients. */
+  /** The history was replaced by a summary (docs/agent-loop.md#after-a-compaction); never forwarded to clients. */
   | { type: "compacted"; summary: string }
   | { type: "done"; result: RunResult };
 

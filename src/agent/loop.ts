@@ -1,4 +1,4 @@
-// The agent loop (daemon.md §8): stream a model round, dispatch the tools it
+// The agent loop (docs/agent-loop.md): stream a model round, dispatch the tools it
 // asks for concurrently, feed the results back, until it answers or runs out
 // of iterations. It knows no sockets, files or tool meanings.
 import type { AssistantMessage, Message, Model, PartialReason, ToolCall, ToolMessage, ToolSchema, Usage } from "../model/types.ts";
@@ -38,7 +38,7 @@ export interface RunOptions {
   /** Called with each completed step's new messages, before the next round (persistence). */
   onStep?: (added: Message[]) => Promise<void> | void;
   /**
-   * Auto-compaction (daemon.md §9): after every step, returns a summary to
+   * Auto-compaction (docs/agent-loop.md#compaction): after every step, returns a summary to
    * replace the history with, or undefined (below the threshold, or it failed).
    */
   compact?: (history: readonly Message[]) => Promise<string | undefined>;
@@ -120,7 +120,7 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
 
     if (calls.length === 0) {
       await options.onStep?.([assistant]);
-      // A compacted final step still ends the run with its answer (daemon.md §9.4).
+      // A compacted final step still ends the run with its answer (docs/agent-loop.md#after-a-compaction).
       yield* compactIfDue(options);
       return yield* done(finish("text_response", answer.text));
     }
@@ -148,7 +148,7 @@ async function keepPartial(answer: AnswerAssembler, reason: PartialReason, optio
   await options.onStep?.([partial]);
 }
 
-/** §9.3: replace the history with the summary and say so on the stream. */
+/** docs/agent-loop.md#after-a-compaction: replace the history with the summary and say so on the stream. */
 async function* compactIfDue(options: RunOptions): AsyncGenerator<AgentEvent> {
   const summary = await options.compact?.(options.history);
   if (!summary) return;
@@ -165,7 +165,7 @@ async function* done(result: RunResult): AsyncGenerator<AgentEvent, RunResult> {
 
 /**
  * Runs every call at once; yields each result as it completes, returns the
- * tool messages in call order (daemon.md §8.4).
+ * tool messages in call order (docs/agent-loop.md#tool-dispatch).
  */
 async function* dispatchAll(
   calls: ToolCall[],

@@ -1,4 +1,4 @@
-// Field-wise usage sum over a run's rounds (daemon.md §8.5): optional counters
+// Field-wise usage sum over a run's rounds (docs/agent-loop.md#usage-and-the-answering-model): optional counters
 // are present iff at least one round reported them.
 import type { Usage } from "../model/types.ts";
 

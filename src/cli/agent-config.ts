@@ -1,4 +1,4 @@
-// The agent config JSON of CreateAgent/UpdateAgent (daemon.md §5.4), built
+// The agent config JSON of CreateAgent/UpdateAgent (docs/agents.md#agent-config-json), built
 // from --json/--file and the convenience flags, or recovered from AgentInfo.
 import type { AgentInfo } from "../protocol/gen/crabtalk_pb.ts";
 

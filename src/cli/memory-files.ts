@@ -1,4 +1,4 @@
-// The daemon's memory as files (daemon.md §12): the protocol has no memory
+// The daemon's memory as files (docs/memory.md): the protocol has no memory
 // operations, so `crabtalk memory` reads <home>/memory directly, without
 // writing anything there but the one file `forget` removes.
 import { readdirSync, readFileSync, rmSync } from "node:fs";

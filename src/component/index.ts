@@ -1,4 +1,4 @@
-// The component kit (daemon.md §14.4): serve MCP tools over streamable HTTP
+// The component kit (docs/mcp.md#components): serve MCP tools over streamable HTTP
 // on 127.0.0.1:0, announce the port in <home>/run/<name>.port so the daemon
 // connects without a reload, log to <home>/logs/<name>.log, and on SIGTERM
 // or SIGINT remove the port file and exit cleanly.

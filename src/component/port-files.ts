@@ -1,4 +1,4 @@
-// The component port-file contract (daemon.md §14.4): run/<name>.port holding a decimal
+// The component port-file contract (docs/mcp.md#components): run/<name>.port holding a decimal
 // port, written by a running component and removed when it stops.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Builds a runtime from the config on disk (daemon.md §17.1): providers
+// Builds a runtime from the config on disk (docs/config.md#reload): providers
 // (expanded, detected when none is configured), agents, tools.
 import { detectProviders } from "../model/detect.ts";
 import { ModelRegistry } from "../model/registry.ts";
@@ -129,8 +129,8 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   });
   const memory = await MemoryStore.open(paths.memoryDir, (m) => log.warn(m));
   // One list serves every hook point, so its order is both the prompt-block
-  // order of §7.3 (environment, memory, resources, scope) and the injection
-  // order of §7.4 (agent directory, recall, working directory, instructions).
+  // order of docs/agent-loop.md#system-prompt (environment, memory, resources, scope) and the injection
+  // order of docs/agent-loop.md#injected-context (agent directory, recall, working directory, instructions).
   const hooks: RuntimeHook[] = [
     environmentHook,
     agentDirectoryHook,
@@ -195,7 +195,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
 }
 
 /**
- * `[agents.*]` left in config.toml (the deprecated location, §3.8) are read
+ * `[agents.*]` left in config.toml (the deprecated location, docs/packages.md#manifests) are read
  * after the local manifest instead of being silently ignored: each one is
  * named in a warning, and loses to a manifest entry of the same name.
  */
@@ -237,7 +237,7 @@ function toSettings(name: string, p: ProviderConfig): ProviderSettings {
 
 /**
  * An agent's settings; a `skills` entry naming a package (`scope/name`,
- * §3.10) becomes the names of that package's skills, or is dropped with a
+ * docs/home.md#search-order) becomes the names of that package's skills, or is dropped with a
  * warning when no installed package has that name.
  */
 export function toAgentSettings(

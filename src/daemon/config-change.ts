@@ -1,6 +1,6 @@
 // Every operation that changes config.toml goes through here: validate the new
 // text as a whole config, write it atomically, reload; when the reload fails
-// the previous file is put back (daemon.md §17.1, §17.4).
+// the previous file is put back (docs/config.md#reload, docs/config.md#the-config-as-json).
 import { readFileSync } from "node:fs";
 import { badRequest, internal } from "../protocol/errors.ts";
 import { ConfigError } from "./config/error.ts";

@@ -1,5 +1,5 @@
 // The daemon process: scaffold the home, load config, bind endpoints, serve
-// connections, and shut down cleanly on SIGINT/SIGTERM (daemon.md §2).
+// connections, and shut down cleanly on SIGINT/SIGTERM (docs/home.md#shutdown).
 import { homePaths, resolveHome, scaffoldHome } from "./home.ts";
 import { removeStaleTempFiles } from "../session/atomic.ts";
 import { daemonHandlers } from "./handlers/index.ts";

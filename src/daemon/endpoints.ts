@@ -1,4 +1,4 @@
-// Binds the daemon's endpoints (protocol.md §2.1): run/crabtalk.sock and
+// Binds the daemon's endpoints (docs/protocol.md#connecting): run/crabtalk.sock and
 // loopback TCP 6688 (or an OS-assigned port), recording the port in run/crabtalk.port.
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "../transport/connect.ts";

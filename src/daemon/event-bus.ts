@@ -1,4 +1,4 @@
-// Event subscription (protocol.md §6.3, daemon.md §16): every subscriber gets
+// Event subscription (docs/protocol.md#event-subscription): every subscriber gets
 // every event through its own bounded backlog; one that falls behind misses
 // the overflow and never slows a run.
 import type { Reply } from "../protocol/codec.ts";

@@ -1,4 +1,4 @@
-// Agent events → protocol frames (daemon.md §8.3).
+// Agent events → protocol frames (docs/agent-loop.md#events-and-stream-frames).
 import type { Usage } from "../model/types.ts";
 import type { Reply } from "../protocol/codec.ts";
 import type { TurnEvent, TurnOutcome } from "../runtime/run.ts";
@@ -14,7 +14,7 @@ export function outcomeError(o: TurnOutcome): string {
   return o.stopReason === "error" || o.stopReason === "aborted" ? (o.error ?? "run failed") : "";
 }
 
-/** The StreamEvent frame for one event of `agent`'s run; compaction summaries have none (protocol.md §6.1). */
+/** The StreamEvent frame for one event of `agent`'s run; compaction summaries have none (docs/protocol.md#stream-runs). */
 export function streamFrame(agent: string, e: TurnEvent): Reply | undefined {
   const wrap = (event: Extract<Reply, { case: "stream" }>["value"]["event"]): Reply => ({ case: "stream", value: { event } });
   switch (e.type) {

@@ -1,6 +1,6 @@
 /**
  * The daemon's home directory: where it is, what lives in it, and bringing an
- * old or empty one up to the current layout on start (daemon.md §1, §1.1).
+ * old or empty one up to the current layout on start (docs/home.md#layout, docs/home.md#start-and-migration).
  */
 import fs from "node:fs";
 import { join } from "node:path";
@@ -29,7 +29,7 @@ function readText(path: string): string {
   return fs.existsSync(path) ? fs.readFileSync(path, "utf8") : "";
 }
 
-/** One migration step: failures are reported and start goes on (§1.1). */
+/** One migration step: failures are reported and start goes on (docs/home.md#start-and-migration). */
 function step(log: HomeLog, what: string, run: () => void): void {
   try {
     run();
@@ -45,7 +45,7 @@ function moveIfAbsent(from: string, to: string, log: HomeLog): void {
   log(`home migration: moved ${from} to ${to}`);
 }
 
-/** Deprecated `[mcps]`/`[agents]` of config.toml go to the local manifest (§3.8). */
+/** Deprecated `[mcps]`/`[agents]` of config.toml go to the local manifest (docs/packages.md#manifests). */
 function moveManifestTables(p: HomePaths, log: HomeLog): void {
   if (!fs.existsSync(p.config)) return;
   const configText = fs.readFileSync(p.config, "utf8");
@@ -80,7 +80,7 @@ function moveDisabledTable(p: HomePaths, log: HomeLog): void {
 }
 
 /**
- * Bring `home` to the current layout (§1.1): old-layout migrations (each
+ * Bring `home` to the current layout (docs/home.md#start-and-migration): old-layout migrations (each
  * only when its target is absent; failures logged, never thrown), the
  * directories the daemon writes into, and the template config. Idempotent.
  * Failing to create a directory or the config does throw: the daemon cannot

@@ -1,4 +1,4 @@
-// The local manifest `local/CrabTalk.toml` (daemon.md §3.8): read its agents,
+// The local manifest `local/CrabTalk.toml` (docs/packages.md#manifests): read its agents,
 // and edit its [agents.<name>] tables atomically for Create/Update/DeleteAgent.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -30,7 +30,7 @@ export function writeManifestAgent(path: string, name: string, table: Record<str
   writeFileAtomic(path, setTable(text, ["agents", name], table));
 }
 
-/** The local manifest's MCP servers ([mcps], §3.8), validated, keyed by name. */
+/** The local manifest's MCP servers ([mcps], docs/packages.md#manifests), validated, keyed by name. */
 export function manifestMcps(path: string): Record<string, McpServerConfig> {
   const parsed = mcpTableSchema.safeParse(readManifest(path).mcps ?? {});
   if (!parsed.success) {

@@ -1,4 +1,4 @@
-// Which MCP servers a runtime connects to (daemon.md §14.1): the enabled
+// Which MCP servers a runtime connects to (docs/mcp.md#connecting): the enabled
 // servers of the local manifest, then of installed packages (first name wins),
 // expanded; stdio servers marked `sandbox = true` wrapped in the tool sandbox.
 // Components found through run/<name>.port files are the discovery's

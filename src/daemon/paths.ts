@@ -1,4 +1,4 @@
-// Where everything of a daemon home lives (daemon.md §1). Pure path logic,
+// Where everything of a daemon home lives (docs/home.md#layout). Pure path logic,
 // shared by the daemon and by CLI clients that need the socket or port file.
 // node:path and node:os are required when first needed, and not at all by a
 // client command on a plain POSIX home (loading node:path costs a short command
@@ -29,7 +29,7 @@ function under(home: string, plain: boolean, ...parts: string[]): string {
   return plain ? `${home}/${parts.join("/")}` : nodePath().join(home, ...parts);
 }
 
-/** The loopback TCP port the daemon asks for first (protocol.md §2.1). */
+/** The loopback TCP port the daemon asks for first (docs/protocol.md#connecting). */
 export const DEFAULT_TCP_PORT = 6688;
 
 /** `$CRABTALK_HOME` if set and non-empty, else `~/.crabtalk`; always absolute. */
@@ -45,7 +45,7 @@ export function defaultHome(env: Record<string, string | undefined> = process.en
   return under(base, isPlainAbsolute(base), ".crabtalk");
 }
 
-/** Every path of the §1 table. */
+/** Every path of the docs/home.md#layout table. */
 export interface HomePaths {
   home: string;
   config: string;
@@ -78,7 +78,7 @@ export interface HomePaths {
   usageLedger: string;
   /** `index/conversations.json` (ours, docs/search.md): the conversation search index. */
   searchIndex: string;
-  /** `run/<component>.port` (§14.4). */
+  /** `run/<component>.port` (docs/mcp.md#components). */
   componentPort(component: string): string;
   /** `logs/<service>.log`. */
   serviceLog(service: string): string;

@@ -1,5 +1,5 @@
-// Which sandbox the tools of each agent run in (docs/security.md "Tool
-// sandbox"): `[system.tools]` with per-agent overrides, against what this
+// Which sandbox the tools of each agent run in (docs/security.md#tool-sandbox):
+// `[system.tools]` with per-agent overrides, against what this
 // machine offers. A bwrap that is installed but cannot create its namespaces
 // (some containers) counts as unavailable, with the reason.
 import { spawnSync } from "node:child_process";

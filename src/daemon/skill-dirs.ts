@@ -1,4 +1,4 @@
-// Where skills are looked for (daemon.md §3.9): the home's local skills, then
+// Where skills are looked for (docs/home.md#search-order): the home's local skills, then
 // installed packages' repositories, then the external directories of other
 // tools in the OS user's home.
 import { homedir } from "node:os";

@@ -1,4 +1,4 @@
-// Neutral request → Anthropic Messages request body (daemon.md §8.1, §4.6).
+// Neutral request → Anthropic Messages request body (docs/agent-loop.md#model-request, docs/providers.md#thinking).
 import type {
   ContentBlockParam,
   MessageCreateParamsBase,

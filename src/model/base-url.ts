@@ -1,4 +1,4 @@
-// Effective provider kind and base-URL normalisation (daemon.md §4.2), so a
+// Effective provider kind and base-URL normalisation (docs/providers.md#routing-and-base-urls), so a
 // base_url works given bare or as a full endpoint URL.
 import type { ProviderKind, ProviderSettings } from "./settings.ts";
 
@@ -25,7 +25,7 @@ function stripOneSuffix(url: string, suffixes: readonly string[]): string {
   return url;
 }
 
-/** §4.2: strip trailing `/`, then one trailing `/chat/completions`, `/messages` or `/embeddings`. */
+/** docs/providers.md#routing-and-base-urls: strip trailing `/`, then one trailing `/chat/completions`, `/messages` or `/embeddings`. */
 export function normalizeOpenAIBaseUrl(url: string): string {
   return stripOneSuffix(stripTrailingSlashes(url.trim()), ["/chat/completions", "/messages", "/embeddings"]);
 }

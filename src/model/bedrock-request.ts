@@ -1,4 +1,4 @@
-// Neutral request → Bedrock Converse / ConverseStream input (daemon.md §8.1, §4.6).
+// Neutral request → Bedrock Converse / ConverseStream input (docs/agent-loop.md#model-request, docs/providers.md#thinking).
 import type { ContentBlock, ConverseRequest, Message as BedrockMessage, Tool } from "@aws-sdk/client-bedrock-runtime";
 import { DEFAULT_MAX_TOKENS, THINKING_BUDGET_TOKENS } from "./anthropic-request.ts";
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "./tool-args.ts";

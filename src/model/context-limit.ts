@@ -1,4 +1,4 @@
-// Context windows (daemon.md §4.2): a provider's `context_limits` override,
+// Context windows (docs/providers.md#context-windows): a provider's `context_limits` override,
 // else the default of the model's family, matched on the model name. The
 // name is matched with any routing prefix (`openai/`, `us.anthropic.`, …)
 // removed; first match wins, so longer prefixes come before those they extend.

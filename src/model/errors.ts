@@ -1,5 +1,5 @@
 // Errors of the model layer. Their messages are what a user reads at the end
-// of a failed run (daemon.md §4.3), so they say what happened and where, and
+// of a failed run (docs/providers.md#errors), so they say what happened and where, and
 // never carry a secret.
 
 /** What went wrong, which decides whether a retry can help. */
@@ -11,7 +11,7 @@ export type ProviderErrorKind =
   | "aborted" // the caller aborted the request
   | "other";
 
-/** HTTP statuses worth retrying (§4.3), plus Anthropic's 529 "overloaded". */
+/** HTTP statuses worth retrying (docs/providers.md#errors), plus Anthropic's 529 "overloaded". */
 export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
 
 export interface ProviderErrorOptions {
@@ -57,7 +57,7 @@ export class ModelNotFoundError extends Error {
 const BODY_PREVIEW_CHARS = 200;
 
 /**
- * The `<message>` of §4.3: `error.message` of an error body (OpenAI's
+ * The `<message>` of docs/providers.md#errors: `error.message` of an error body (OpenAI's
  * `{"error":{"message"}}`, which Anthropic's `{"type":"error","error":{…}}`
  * shares), else the body's first 200 characters followed by `...`.
  */

@@ -1,4 +1,4 @@
-// Neutral request → Gemini generateContent parameters (daemon.md §8.1, §4.6).
+// Neutral request → Gemini generateContent parameters (docs/agent-loop.md#model-request, docs/providers.md#thinking).
 import type { Content, FunctionDeclaration, GenerateContentConfig, Part } from "@google/genai";
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "./tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "./types.ts";

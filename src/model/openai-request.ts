@@ -1,4 +1,4 @@
-// Neutral request → Chat Completions request body (daemon.md §8.1, §4.6).
+// Neutral request → Chat Completions request body (docs/agent-loop.md#model-request, docs/providers.md#thinking).
 import type {
   ChatCompletionCreateParamsBase,
   ChatCompletionFunctionTool,
@@ -23,7 +23,7 @@ export function toChatRequest(request: ModelRequest): ChatRequestBody {
 
 /**
  * Empty content goes out as `null` for assistant messages and `""` for the
- * rest (§8.1). Runs once per message of the history on every request: one
+ * rest (docs/agent-loop.md#model-request). Runs once per message of the history on every request: one
  * object per message, no spreads.
  */
 function toChatMessage(m: Message): ChatCompletionMessageParam {

@@ -1,4 +1,4 @@
-// Provider presets offered to clients setting up a provider (daemon.md §4.4).
+// Provider presets offered to clients setting up a provider (docs/providers.md#presets).
 import type { ProviderKind } from "./settings.ts";
 
 export interface ProviderPreset {

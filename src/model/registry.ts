@@ -1,6 +1,6 @@
 // The provider registry: one entry per model name across the enabled
 // providers, each resolving to a Model with retries and timeouts
-// (daemon.md §4.2, §4.3).
+// (docs/providers.md#routing-and-base-urls, docs/providers.md#errors).
 import type { Adapter } from "./adapter.ts";
 import { anthropicBaseUrl, bedrockEndpoint, effectiveKind, geminiEndpoint, openAIBaseUrl } from "./base-url.ts";
 import { contextLimit } from "./context-limit.ts";
@@ -21,7 +21,7 @@ export interface RegistryOptions {
 export interface ResolvedModel {
   /** Config name of the provider serving the model. */
   provider: string;
-  /** The API family actually spoken (§4.2 effective kind). */
+  /** The API family actually spoken (docs/providers.md#routing-and-base-urls effective kind). */
   kind: ProviderKind;
   model: Model;
 }

@@ -1,4 +1,4 @@
-// Retries and per-attempt timeouts around an adapter (daemon.md §4.3), the
+// Retries and per-attempt timeouts around an adapter (docs/providers.md#errors), the
 // one place they live. Transient failures (429, 5xx, connection errors,
 // timeouts) are retried with exponential backoff; a stream is retried only
 // while it has produced nothing, since after its first chunk the caller has

@@ -1,4 +1,4 @@
-// What the model layer needs to know of one provider (daemon.md §3.2). The
+// What the model layer needs to know of one provider (docs/config.md#providername). The
 // daemon maps its `[provider.<name>]` config onto this; the model layer never
 // reads config itself.
 

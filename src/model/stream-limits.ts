@@ -1,4 +1,4 @@
-// Limits every streamed answer obeys, whatever the adapter (daemon.md §4.3
+// Limits every streamed answer obeys, whatever the adapter (docs/providers.md#errors
 // covers only opening the stream): a provider that goes quiet between chunks
 // longer than the idle limit, or that sends more than the answer cap, ends the
 // attempt with an error and its request is aborted. Applied by the registry

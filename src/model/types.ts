@@ -67,7 +67,7 @@ export interface ModelRequest {
   messages: Message[];
   /** Omitted or empty: no tools are offered. Tool choice is `auto` otherwise. */
   tools?: readonly ToolSchema[];
-  /** Ask the provider for reasoning (daemon.md §4.6). */
+  /** Ask the provider for reasoning (docs/providers.md#thinking). */
   thinking?: boolean;
   signal?: AbortSignal;
 }

@@ -1,6 +1,6 @@
 // Typed protocol client: one method per operation over one connection.
 // Request/response calls resolve to their one reply; streaming calls are async
-// iterables that end at the operation's terminal frame (protocol.md §6).
+// iterables that end at the operation's terminal frame (docs/protocol.md#streams).
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { replyPayload, type FrameEvent } from "./frame.ts";

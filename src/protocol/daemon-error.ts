@@ -1,4 +1,4 @@
-// The error a client raises for an ErrorMsg reply (protocol.md §7); apart
+// The error a client raises for an ErrorMsg reply (docs/protocol.md#errors); apart
 // from the client so code that only classifies errors loads no protocol code.
 
 /** An ErrorMsg from the daemon. */

@@ -1,4 +1,4 @@
-// Errors that cross the protocol as ErrorMsg{code, message} (protocol.md §7).
+// Errors that cross the protocol as ErrorMsg{code, message} (docs/protocol.md#errors).
 
 export type ErrorCode = 400 | 404 | 500;
 

@@ -1,4 +1,4 @@
-// Length-prefixed framing of protocol.md §2.2: [u32 big-endian length][payload].
+// Length-prefixed framing of docs/protocol.md#frames: [u32 big-endian length][payload].
 
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 export const HEADER_BYTES = 4;

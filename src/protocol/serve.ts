@@ -1,5 +1,5 @@
 // Serves one connection: decode frames, dispatch them one after another,
-// write each job's replies in order (protocol.md §2.3, §2.4).
+// write each job's replies in order (docs/protocol.md#frames, docs/protocol.md#connection-rules).
 import type { FrameEvent } from "./frame.ts";
 import { MAX_FRAME_BYTES } from "./frame.ts";
 import { decodeClientMessage, encodeServerMessage, type Reply } from "./codec.ts";
@@ -53,7 +53,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
   options.shutdown.addEventListener("abort", () => wake?.(), { once: true });
   channel.onFrame((event) => {
     if (event.kind !== "frame") {
-      // Answer, then hang up: the body is never read (protocol.md §2.3), or
+      // Answer, then hang up: the body is never read (docs/protocol.md#frames), or
       // the transport gave up on it (README "Connection limits").
       const reply =
         event.kind === "too_large"

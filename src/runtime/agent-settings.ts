@@ -1,4 +1,4 @@
-// An agent's configuration as the runtime sees it (daemon.md §3.3, §5).
+// An agent's configuration as the runtime sees it (docs/config.md#systemcrab, docs/agents.md).
 // The daemon maps `[system.crab]` and `[agents.<name>]` onto this.
 
 export interface AgentSettings {
@@ -48,7 +48,7 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
 export interface AgentDefinition extends AgentSettings {
   name: string;
   systemPrompt: string;
-  /** Tools this agent may call; empty = every tool (unscoped agent, daemon.md §11). */
+  /** Tools this agent may call; empty = every tool (unscoped agent, docs/agents.md#scope). */
   toolWhitelist: string[];
 }
 

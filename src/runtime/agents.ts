@@ -1,4 +1,4 @@
-// Registering agents (daemon.md §5): `crab` from [system.crab] and its
+// Registering agents (docs/agents.md): `crab` from [system.crab] and its
 // identity file; the others from prompt files, configured by manifest entries.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -17,7 +17,7 @@ export interface AgentSources {
   promptDirs: { path: string; source: string }[];
   /** Explicit prompt files by agent name (a package's `[agents.<name>] prompt`); they win over the directories. */
   promptFiles?: Record<string, string>;
-  /** Hooks whose prompt blocks follow the base prompt (daemon.md §7.3). */
+  /** Hooks whose prompt blocks follow the base prompt (docs/agent-loop.md#system-prompt). */
   hooks: readonly RuntimeHook[];
   warn(message: string): void;
 }

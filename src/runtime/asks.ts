@@ -1,4 +1,4 @@
-// Pending ask_user calls per session (daemon.md §10.3). Owned by the host so
+// Pending ask_user calls per session (docs/tools.md#ask_user). Owned by the host so
 // a reload does not lose them; one ReplyToAsk resolves every pending call of
 // its session. Approval questions (docs/approvals.md) wait here too, each
 // under its question text: only a reply that answers that exact text (which

@@ -1,4 +1,4 @@
-// The on-event hook that feeds event subscribers (protocol.md §6.3): one
+// The on-event hook that feeds event subscribers (docs/protocol.md#event-subscription): one
 // labelled record per runtime event, tagged with agent and session.
 import type { AgentEvent } from "../agent/events.ts";
 import type { TurnOutcome } from "./run.ts";
@@ -91,7 +91,7 @@ export function compact(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-/** Cuts to at most `limit` bytes at a UTF-8 boundary, marking the cut (protocol.md §6.3). */
+/** Cuts to at most `limit` bytes at a UTF-8 boundary, marking the cut (docs/protocol.md#event-subscription). */
 export function truncateUtf8(text: string, limit: number): string {
   return cutUtf8(text, limit, "…[truncated]");
 }

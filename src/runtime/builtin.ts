@@ -1,4 +1,4 @@
-// Registers the built-in tools (daemon.md §10.8) as a hook.
+// Registers the built-in tools (docs/tools.md#the-registry) as a hook.
 import type { Host } from "./host.ts";
 import type { RuntimeHook } from "./hooks.ts";
 import { askUserTool } from "./tools/ask-user.ts";

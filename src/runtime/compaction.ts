@@ -1,4 +1,4 @@
-// Compaction (daemon.md §9): summarise a history with the agent's own model so
+// Compaction (docs/agent-loop.md#compaction): summarise a history with the agent's own model so
 // the summary can stand in for it. Used after steps (auto-compaction) and by
 // the Compact operation, which only returns the text.
 import type { Message, Model, ModelRequest, Usage } from "../model/types.ts";
@@ -17,7 +17,7 @@ Drop: greetings and filler; superseded plans and abandoned approaches; tool call
 Write dense prose, not bullet points. The summary must be self-contained: it becomes the new context, and nothing else of the conversation will remain.`;
 
 
-/** The non-streaming, tool-free summarisation request of §9.2. */
+/** The non-streaming, tool-free summarisation request of docs/agent-loop.md#the-summary-request. */
 export function compactionRequest(model: string, agent: Pick<AgentDefinition, "systemPrompt" | "compactToolMaxLen">, history: readonly Message[]): ModelRequest {
   const messages: Message[] = [];
   if (agent.systemPrompt) {
@@ -57,7 +57,7 @@ export function compactionThreshold(agent: Pick<AgentDefinition, "compactThresho
 }
 
 /**
- * §9.1: the agent compacts when its threshold is on and the estimate exceeds
+ * docs/agent-loop.md#when-it-runs: the agent compacts when its threshold is on and the estimate exceeds
  * it (a running tally of the working history: only new messages are counted).
  */
 export function compactionDue(agent: Pick<AgentDefinition, "compactThreshold">, history: readonly Message[], contextLimit: number): boolean {
@@ -75,7 +75,7 @@ export class CompactError extends Error {
 }
 
 /**
- * The Compact operation (daemon.md §9.5): the summary of a session's current
+ * The Compact operation (docs/agent-loop.md#the-compact-operation): the summary of a session's current
  * working history, changing nothing.
  */
 export async function compactSession(runtime: Runtime, session: Session, warn?: (m: string) => void): Promise<string> {

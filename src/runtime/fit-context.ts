@@ -1,5 +1,5 @@
 // A history longer than the model's context window is cut to its newest part
-// before a run (docs/sessions.md, Large conversations): a resumed long
+// before a run (docs/sessions.md#large-conversations): a resumed long
 // conversation, or one whose agent never compacts, still gets an answer
 // instead of a provider's "context length exceeded". The file keeps all of it.
 import type { Message } from "../model/types.ts";

@@ -1,4 +1,4 @@
-// The hook lifecycle (daemon.md §7.1). Features plug in here; the runtime
+// The hook lifecycle (docs/agent-loop.md#hooks). Features plug in here; the runtime
 // calls the hooks at fixed points and the agent loop never sees them.
 import type { AgentEvent } from "../agent/events.ts";
 import type { UserMessage } from "../model/types.ts";
@@ -19,7 +19,7 @@ export interface RunScene {
 }
 
 export interface RuntimeHook {
-  /** Build agent: a block appended to the system prompt at registration (in hook order, §7.3). */
+  /** Build agent: a block appended to the system prompt at registration (in hook order, docs/agent-loop.md#system-prompt). */
   promptBlock?(agent: AgentSettings & { name: string }): string;
   /** Register tools: at runtime construction. */
   registerTools?(registry: ToolRegistry): void;

@@ -1,5 +1,5 @@
 // The host: what outlives a runtime reload — open sessions, pending ask_user
-// replies, the delegation limit — and runs delegated tasks (daemon.md §10.4).
+// replies, the delegation limit — and runs delegated tasks (docs/tools.md#delegate).
 import type { ApprovalScope } from "./approval/gate.ts";
 import { AskRegistry } from "./asks.ts";
 import { runTurn } from "./run.ts";

@@ -1,4 +1,4 @@
-// Auto-injected context before each run (daemon.md §7.4), as hooks: the agent
+// Auto-injected context before each run (docs/agent-loop.md#injected-context), as hooks: the agent
 // directory, the working directory and project instructions. (Memory recall
 // slots in between when memory lands.)
 import { existsSync, readFileSync, statSync } from "node:fs";

@@ -1,5 +1,5 @@
 // Sessions idle past `[system.sessions] unload_after` leave memory whole
-// (daemon.md §6.1: their ids stay valid): what is needed to open one again
+// (docs/sessions.md#identity-and-ids: their ids stay valid): what is needed to open one again
 // under its id is kept as one flat string per session, identities and working
 // directories interned once each: measured over 100,000 parked sessions, 128
 // bytes of heap and 353 bytes of RSS each (10,000 conversations: 1.3–3.4 MiB).

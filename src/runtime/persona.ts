@@ -1,4 +1,4 @@
-// The built-in identity of `crab`, used when <home>/Crab.md is absent or empty (daemon.md §7.3).
+// The built-in identity of `crab`, used when <home>/Crab.md is absent or empty (docs/agent-loop.md#system-prompt).
 export const CRAB_PERSONA = `You are Crab, a small, sturdy and resourceful companion who lives on the user's machine.
 
 How you talk:

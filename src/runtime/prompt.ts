@@ -1,4 +1,4 @@
-// The environment prompt block (daemon.md §7.3 item 2).
+// The environment prompt block (docs/agent-loop.md#system-prompt item 2).
 import type { RuntimeHook } from "./hooks.ts";
 
 export function osName(platform: string = process.platform): string {

@@ -1,4 +1,4 @@
-// One run of a session (daemon.md §7.2): preprocess and add the user message,
+// One run of a session (docs/agent-loop.md#one-run): preprocess and add the user message,
 // refresh the injected context, run the agent loop with the agent's tools,
 // persist each step, rewrite the meta line, then maybe title the session.
 import { fitToContext } from "./fit-context.ts";
@@ -195,7 +195,7 @@ export async function* runTurn(
         // The summary is a request of this run: its cost counts, toward budgets too.
         return await summarise(model, { ...compactionRequest(modelName, agent, history), signal: modelSignal }, recordStep);
       } catch (err) {
-        // A failed compaction is "no compaction" (daemon.md §9.4): the run goes on as it was.
+        // A failed compaction is "no compaction" (docs/agent-loop.md#after-a-compaction): the run goes on as it was.
         input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
         return undefined;
       }
@@ -264,7 +264,7 @@ function fallbackChain(runtime: Runtime, primary: string, fallback: readonly str
 
 /**
  * The run's dispatcher: refuses calls outside the agent's whitelist before
- * anything runs (daemon.md §11), waits for the user's approval where a rule
+ * anything runs (docs/agents.md#scope), waits for the user's approval where a rule
  * asks for it (docs/approvals.md), gives tools the session's context, and
  * redacts every secret from what they answer (docs/security.md).
  */
@@ -297,7 +297,7 @@ async function persist(host: Host, session: Session, messages: Message[], warn?:
   }
 }
 
-/** §6.9: a background title from the active model once there is a first exchange. */
+/** docs/sessions.md#titles: a background title from the active model once there is a first exchange. */
 function maybeTitle(runtime: Runtime, host: Host, session: Session, warn?: (m: string) => void): void {
   if (session.meta.title || !runtime.activeModel) return;
   const source = titleSource(session.history);

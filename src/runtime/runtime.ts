@@ -1,4 +1,4 @@
-// One build of the runtime (daemon.md §17.1): agents, model routing, tools
+// One build of the runtime (docs/config.md#reload): agents, model routing, tools
 // and hooks. Rebuilt on every reload; sessions live outside it, in the host.
 import type { ModelEntry } from "../model/registry.ts";
 import type { Model } from "../model/types.ts";

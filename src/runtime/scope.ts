@@ -1,4 +1,4 @@
-// Agent scoping (daemon.md §11): the tool whitelist of a scoped agent and the
+// Agent scoping (docs/agents.md#scope): the tool whitelist of a scoped agent and the
 // <scope> prompt block that tells it its limits.
 import type { AgentSettings } from "./agent-settings.ts";
 import type { RuntimeHook } from "./hooks.ts";

@@ -1,4 +1,4 @@
-// Open sessions (daemon.md §6.1, §6.2): ids, identities, resolution of a
+// Open sessions (docs/sessions.md#identity-and-ids, docs/sessions.md#resume): ids, identities, resolution of a
 // Send/Stream to a session, and the files they are bound to. Lives in the
 // host, so sessions survive a runtime reload.
 import type { Message } from "../model/types.ts";
@@ -253,7 +253,7 @@ export class SessionTable {
   }
 
   /**
-   * §6.2: explicit session, else resume_file, else new_chat, else the
+   * docs/sessions.md#resume: explicit session, else resume_file, else new_chat, else the
    * identity's latest open session, else its newest file, else a new one.
    */
   async resolve(req: ResolveRequest, isRegistered: (agent: string) => boolean): Promise<Session> {

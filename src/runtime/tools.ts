@@ -1,6 +1,6 @@
 // The tool registry: name, description, zod input schema (sent to the model
 // as JSON Schema) and handler. Dispatch validates the model's arguments and
-// never throws: every failure becomes an error result (daemon.md §10.1).
+// never throws: every failure becomes an error result (docs/tools.md#conventions).
 import { z } from "zod";
 import type { ToolCall, ToolSchema } from "../model/types.ts";
 import type { ToolOutcome } from "../agent/events.ts";

@@ -1,5 +1,5 @@
 // Per-turn bookkeeping of a session's working history that does not rescan
-// it: the compaction estimate (daemon.md §9.1) as a running tally, and the
+// it: the compaction estimate (docs/agent-loop.md#when-it-runs) as a running tally, and the
 // removal of the previous run's injected context in place. Runs append to
 // the history at its end (injected context only right before their user
 // message); anything else (compaction replacing it, a reload from the file)

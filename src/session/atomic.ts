@@ -1,5 +1,5 @@
 // Whole-file replacement that a crash cannot tear: temp file in the same
-// directory, fsync, rename over the original (design.md conventions).
+// directory, fsync, rename over the original (docs/home.md#writing-files-safely).
 import { randomBytes } from "./random-bytes.ts";
 import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";

@@ -1,5 +1,5 @@
 // `ListConversations` and `GetConversationHistory` over the files in
-// `sessions/` (daemon.md §6.8).
+// `sessions/` (docs/sessions.md#listing-killing-deleting).
 import { lstat, readdir } from "node:fs/promises";
 import { readFirstLine } from "./lines.ts";
 import { join, resolve } from "node:path";
@@ -63,7 +63,7 @@ export async function listConversations(
     throw err;
   }
   const prefix = agent && sender ? `${agent}_${senderSlug(sender)}_` : undefined;
-  // A file renamed between the directory read and its scan (a title arriving: §6.9) is
+  // A file renamed between the directory read and its scan (a title arriving: docs/sessions.md#titles) is
   // listed under its new name by a second look; a file deleted meanwhile is just gone.
   for (let attempt = 1; ; attempt++) {
     const { found, vanished } = await scanNames(dir, names, prefix, agent, now);
@@ -166,7 +166,7 @@ export function localDay(time: Date): string {
   return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}`;
 }
 
-/** The working context of a file (§6.6), user and assistant messages only, with meta title and agent. */
+/** The working context of a file (docs/sessions.md#loading), user and assistant messages only, with meta title and agent. */
 export async function conversationHistory(path: string): Promise<ConversationHistory> {
   const { meta, messages } = await loadSessionFile(path);
   const kept: ConversationMessage[] = [];

@@ -1,5 +1,5 @@
 // Creating the next session file of an identity without ever clobbering one
-// (daemon.md §6.3): concurrent `new_chat`s must not share a seq.
+// (docs/sessions.md#files-and-names): concurrent `new_chat`s must not share a seq.
 import { link, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDir, tempPathFor } from "./atomic.ts";

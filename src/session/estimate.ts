@@ -1,4 +1,4 @@
-// Token estimates (daemon.md §9.1): UTF-8 bytes / 4, rounded down.
+// Token estimates (docs/agent-loop.md#when-it-runs): UTF-8 bytes / 4, rounded down.
 import type { Message } from "../model/types.ts";
 
 const bytes = (text: string | undefined): number => (text ? Buffer.byteLength(text, "utf8") : 0);

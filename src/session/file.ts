@@ -1,4 +1,4 @@
-// Reading and writing one session file (daemon.md §6.3–§6.7). Appends are
+// Reading and writing one session file (docs/sessions.md). Appends are
 // plain line appends; the only other writes (create, meta rewrite) go through
 // a temp file + rename, so a crash leaves at worst a torn last line.
 import { closeSync, constants, readSync, writeSync } from "node:fs";
@@ -98,9 +98,9 @@ export function appendLines(path: string, lines: string[], create = false): Prom
 }
 
 /**
- * The newest bytes of a file a resume reads (docs/sessions.md, Large
- * conversations): 8 MiB holds about 2 million tokens, more than any model's
- * context window, so a history longer than that is never held whole.
+ * The newest bytes of a file a resume reads (docs/sessions.md#large-conversations):
+ * 8 MiB holds about 2 million tokens, more than any model's context window,
+ * so a history longer than that is never held whole.
  */
 export const RESUME_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -155,7 +155,7 @@ export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
 }
 
 /**
- * Rename the file to carry the title slug (§6.3) and return its new path.
+ * Rename the file to carry the title slug (docs/sessions.md#files-and-names) and return its new path.
  * Unchanged when the slug is empty, the name already carries it, or another
  * file already has the target name (never overwrite a conversation).
  */
@@ -185,7 +185,7 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Message lines per §6.8: non-blank lines after the meta line not containing `"compact"`, counted a chunk at a time. */
+/** Message lines (docs/sessions.md#listing-killing-deleting): non-blank lines after the meta line not containing `"compact"`, counted a chunk at a time. */
 export async function countMessageLines(path: string): Promise<number> {
   let count = 0;
   // A line too long to hold is still a message line: counted, not read.

@@ -1,4 +1,4 @@
-// One JSON line per message, meta object or compact marker (daemon.md §6.4).
+// One JSON line per message, meta object or compact marker (docs/sessions.md#file-format).
 import type { AssistantMessage, Message, ToolCall, ToolMessage, UserMessage } from "../model/types.ts";
 
 /** Line 1 of a session file. */

@@ -1,6 +1,6 @@
 // Reading a session file's lines without holding the file: its first line,
 // its newest bytes, or every line one chunk at a time. A session file can
-// grow to hundreds of megabytes (docs/sessions.md, Large conversations); the
+// grow to hundreds of megabytes (docs/sessions.md#large-conversations); the
 // daemon reads what it needs of it and never the whole file at once.
 import type { FileHandle } from "node:fs/promises";
 import { openRegularStat } from "./regular-file.ts";

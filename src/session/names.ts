@@ -1,4 +1,4 @@
-// Session file names: `{agent}_{slug}_{seq}[_{titleslug}].jsonl` (daemon.md §6.3, §6.8).
+// Session file names: `{agent}_{slug}_{seq}[_{titleslug}].jsonl` (docs/sessions.md#files-and-names, docs/sessions.md#listing-killing-deleting).
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -26,7 +26,7 @@ export function sessionFileName(agent: string, createdBy: string, seq: number, t
 const ALL_DIGITS = /^[0-9]+$/;
 
 /**
- * Parse a file name per §6.8: split the stem on `_`; part 0 is the agent, the
+ * Parse a file name per docs/sessions.md#listing-killing-deleting: split the stem on `_`; part 0 is the agent, the
  * first all-digit part at index ≥ 2 is the seq. Undefined for names that are
  * not `.jsonl`, have fewer than 3 parts or no seq.
  */

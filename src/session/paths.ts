@@ -1,4 +1,4 @@
-// Confinement of client-supplied session paths to `sessions/` (daemon.md §6.2, §0 #28).
+// Confinement of client-supplied session paths to `sessions/` (docs/sessions.md#paths-from-clients).
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { SESSION_EXT } from "./names.ts";

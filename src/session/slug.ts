@@ -1,4 +1,4 @@
-// File-name slugs of senders and titles (daemon.md §6.3).
+// File-name slugs of senders and titles (docs/sessions.md#files-and-names).
 
 // Letters and digits in the Unicode sense (what Rust's `char::is_alphanumeric` keeps).
 const KEEP = /^[\p{Alphabetic}\p{N}-]$/u;

@@ -1,4 +1,4 @@
-// The background title request (daemon.md §6.9): prompt and answer cleanup.
+// The background title request (docs/sessions.md#titles): prompt and answer cleanup.
 import type { Message, UserMessage } from "../model/types.ts";
 
 /** Excerpts given to the model are cut to this many characters (code points). */

@@ -1,4 +1,4 @@
-// Agent management (protocol.md §5.5, daemon.md §5) and agent behaviour that
+// Agent management (docs/protocol.md#agents, docs/agents.md) and agent behaviour that
 // depends on config: prompts, max_iterations, provider detection.
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Auto-compaction over many turns of one conversation (daemon.md §9.1): the
+// Auto-compaction over many turns of one conversation (docs/agent-loop.md#when-it-runs): the
 // estimate is kept as a running tally of the working history, and the
 // injected context (replaced before every run) must count once, never pile
 // up. Checked against the requests the model really received, through a

@@ -1,5 +1,5 @@
-// Auto-compaction after steps and the Compact operation (daemon.md §9,
-// protocol.md §5.2, §6.1 step 2.7), through a real daemon and the real SDK.
+// Auto-compaction after steps and the Compact operation (docs/agent-loop.md#compaction,
+// docs/protocol.md#sessions-and-conversations, docs/protocol.md#stream-runs step 2.7), through a real daemon and the real SDK.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

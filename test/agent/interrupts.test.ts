@@ -1,5 +1,5 @@
 // A client that disconnects mid-stream, and a daemon shutting down under open
-// streams (protocol.md §2.4, daemon.md §2.2, §8.7).
+// streams (docs/protocol.md#connection-rules, docs/home.md#shutdown, docs/agent-loop.md#client-disconnect).
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { cleanup } from "../support/daemon.ts";

@@ -1,5 +1,5 @@
-// Sessions and conversations over the protocol (protocol.md §5.1–§5.2,
-// daemon.md §6): resolution errors, Sessions/Kill, conversations, path
+// Sessions and conversations over the protocol (docs/protocol.md,
+// docs/sessions.md): resolution errors, Sessions/Kill, conversations, path
 // confinement, resume_file, serialisation within a session.
 import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync, existsSync, readdirSync } from "node:fs";

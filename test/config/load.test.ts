@@ -59,7 +59,7 @@ describe("defaults", () => {
     expect(config.disabled).toEqual({ providers: [], mcps: [], skills: [] });
   });
 
-  test("system defaults (§3.3–§3.5)", () => {
+  test("system defaults (docs/config.md)", () => {
     const { config } = parseConfigText("");
     expect(config.system.crab).toEqual({
       description: "",

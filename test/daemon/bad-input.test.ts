@@ -1,4 +1,4 @@
-// Bad input on a connection (protocol.md §2.3): each case gets its answer,
+// Bad input on a connection (docs/protocol.md#frames): each case gets its answer,
 // never disturbs other connections, and the daemon keeps answering Ping.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cleanup, startDaemon, type TestDaemon } from "../support/daemon.ts";

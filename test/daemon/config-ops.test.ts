@@ -1,4 +1,4 @@
-// GetConfig / SetConfig / Reload / GetStats against a real daemon (protocol.md §5.7, daemon.md §17).
+// GetConfig / SetConfig / Reload / GetStats against a real daemon (docs/protocol.md#the-daemon, docs/config.md#reload).
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Cron building blocks: schedules (5/6/7 fields, UTC) and quiet windows (daemon.md §15.2, §15.4).
+// Cron building blocks: schedules (5/6/7 fields, UTC) and quiet windows (docs/cron.md#schedules, docs/cron.md#firing).
 import { expect, test } from "bun:test";
 import { inQuietWindow, isValidTime } from "../../src/daemon/cron/quiet.ts";
 import { nextFire, validateSchedule } from "../../src/daemon/cron/schedule.ts";

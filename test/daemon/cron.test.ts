@@ -1,4 +1,4 @@
-// Cron through a real daemon (protocol.md §5.6, daemon.md §15): entries fire
+// Cron through a real daemon (docs/protocol.md#cron, docs/cron.md): entries fire
 // /<skill> into their session, persist in crons.toml, survive a restart.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

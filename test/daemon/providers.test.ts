@@ -1,4 +1,4 @@
-// Provider and model management over the protocol (protocol.md §5.3, daemon.md §4.5).
+// Provider and model management over the protocol (docs/protocol.md#providers-and-models).
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

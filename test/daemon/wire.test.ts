@@ -1,4 +1,4 @@
-// A client that builds frames by hand from protocol.md gets Pong, DaemonStats
+// A client that builds frames by hand from docs/protocol.md gets Pong, DaemonStats
 // and a redacted config over both the Unix socket and TCP.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cleanup, startDaemon, type TestDaemon } from "../support/daemon.ts";

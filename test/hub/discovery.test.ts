@@ -1,4 +1,4 @@
-// Port-file discovery (daemon.md §14): a component started by hand is
+// Port-file discovery (docs/mcp.md): a component started by hand is
 // connected without a reload, listed by ListMcps with its status, marked
 // disconnected when its port stops answering, and forgotten with its file.
 import { beforeAll, expect, test } from "bun:test";

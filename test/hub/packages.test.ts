@@ -1,4 +1,4 @@
-// Packages through a real daemon (daemon.md §18.1, §3.9, protocol.md §6.2):
+// Packages through a real daemon (docs/packages.md, docs/home.md#search-order, docs/protocol.md#hub-streams):
 // a hub that is a local git repository made here, package repositories that
 // are too, a fake provider to run the agents that use what was installed.
 import { beforeAll, expect, test } from "bun:test";

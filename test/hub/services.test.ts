@@ -1,5 +1,5 @@
 // Package commands as services supervised by the daemon itself (no service
-// manager here, as in CI; daemon.md §18.2, §14): the example component is
+// manager here, as in CI; docs/packages.md#services, docs/mcp.md): the example component is
 // started, found through its port file, used by an agent, restarted when
 // killed, and stopped again.
 import { beforeAll, expect, test } from "bun:test";

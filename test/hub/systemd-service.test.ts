@@ -1,4 +1,4 @@
-// StartService through a service manager (daemon.md §18.2): a fake
+// StartService through a service manager (docs/packages.md#services): a fake
 // `systemctl` first on PATH checks the unit's path and runs what it names.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";

@@ -198,7 +198,7 @@ describe("base URL", () => {
     });
   }
 
-  test("kind openai with a base_url naming anthropic speaks the Messages API (§4.2)", async () => {
+  test("kind openai with a base_url naming anthropic speaks the Messages API (docs/providers.md#routing-and-base-urls)", async () => {
     const { ModelRegistry } = await import("../../src/model/registry.ts");
     // A path segment makes the URL "contain anthropic" while still pointing at the fake.
     const registry = new ModelRegistry([

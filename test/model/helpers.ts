@@ -19,7 +19,7 @@ export async function collect(stream: AsyncIterable<StreamChunk>): Promise<Strea
   return out;
 }
 
-/** Assembles a stream the way the agent loop does (daemon.md §8.2). */
+/** Assembles a stream the way the agent loop does (docs/agent-loop.md#a-step). */
 export function assemble(chunks: StreamChunk[]): ModelResponse & { signature?: string } {
   let content = "";
   let reasoning = "";

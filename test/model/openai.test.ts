@@ -80,7 +80,7 @@ describe("non-streaming", () => {
   });
 });
 
-describe("request shape (daemon.md §8.1)", () => {
+describe("request shape (docs/agent-loop.md#model-request)", () => {
   test("system first, null assistant content, tool calls and results, tools with auto choice, thinking", async () => {
     await collect(
       modelFor({ kind: "openai", baseUrl: fake.url }).stream({
@@ -130,7 +130,7 @@ describe("request shape (daemon.md §8.1)", () => {
   });
 });
 
-describe("base URL (daemon.md §4.2)", () => {
+describe("base URL (docs/providers.md#routing-and-base-urls)", () => {
   for (const suffix of ["", "/", "/chat/completions", "/chat/completions/", "/messages", "/embeddings"]) {
     test(`given as <base>${suffix}`, async () => {
       fake.script({ text: "ok" });

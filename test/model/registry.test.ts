@@ -1,4 +1,4 @@
-// Routing by model name, error text, context limits and presets (daemon.md §4.2, §4.4).
+// Routing by model name, error text, context limits and presets (docs/providers.md#routing-and-base-urls, docs/providers.md#presets).
 import { describe, expect, test } from "bun:test";
 import { anthropicBaseUrl, effectiveKind, normalizeOpenAIBaseUrl, openAIBaseUrl } from "../../src/model/base-url.ts";
 import { contextLimit } from "../../src/model/context-limit.ts";
@@ -67,7 +67,7 @@ describe("registry", () => {
   });
 });
 
-describe("context limits (peer tests §Context limits)", () => {
+describe("context limits (docs/providers.md#context-windows)", () => {
   const cases: [string, number][] = [
     ["claude-sonnet-4-5", 200_000],
     ["claude-3-haiku", 200_000],
@@ -92,7 +92,7 @@ describe("context limits (peer tests §Context limits)", () => {
   }
 });
 
-describe("base URLs and effective kind (§4.2)", () => {
+describe("base URLs and effective kind (docs/providers.md#routing-and-base-urls)", () => {
   test("OpenAI-compatible normalisation strips a trailing / and one endpoint suffix", () => {
     expect(normalizeOpenAIBaseUrl("https://api.deepseek.com/v1/")).toBe("https://api.deepseek.com/v1");
     expect(normalizeOpenAIBaseUrl("https://x/v1/chat/completions")).toBe("https://x/v1");
@@ -123,7 +123,7 @@ describe("base URLs and effective kind (§4.2)", () => {
   });
 });
 
-describe("presets (§4.4)", () => {
+describe("presets (docs/providers.md#presets)", () => {
   test("the five presets in order with their URLs and default models", () => {
     expect(PROVIDER_PRESETS.map((p) => [p.name, p.kind, p.baseUrl, p.fixedBaseUrl, p.defaultModel])).toEqual([
       ["anthropic", "anthropic", "", "https://api.anthropic.com/v1", "claude-sonnet-4-5-20250514"],

@@ -1,4 +1,4 @@
-// Retries, timeouts and error text (daemon.md §4.3) against both fake servers.
+// Retries, timeouts and error text (docs/providers.md#errors) against both fake servers.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { ProviderError } from "../../src/model/errors.ts";
 import { backoffDelay, withRetry } from "../../src/model/retry.ts";

@@ -1,4 +1,4 @@
-// Frame codec (protocol.md §2.2): arbitrary chunking, limits, and envelopes.
+// Frame codec (docs/protocol.md#frames): arbitrary chunking, limits, and envelopes.
 import { expect, test } from "bun:test";
 import fc from "fast-check";
 import { FrameDecoder, MAX_FRAME_BYTES, encodeFrame, FrameTooLargeError } from "../../src/protocol/frame.ts";

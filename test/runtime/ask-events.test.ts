@@ -1,5 +1,5 @@
 // ask_user round trips, Kill cancelling a session's tools, and event
-// subscription across concurrent sessions (protocol.md §5.1, §6.1, §6.3).
+// subscription across concurrent sessions (docs/protocol.md#runs, docs/protocol.md#stream-runs, docs/protocol.md#event-subscription).
 import { expect, test } from "bun:test";
 import { DaemonError } from "../../src/protocol/client.ts";
 import { AgentEventKind, type AgentEventMsg, type StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";

@@ -1,4 +1,4 @@
-// Event labels of protocol.md §6.3 and the scope whitelist of daemon.md §11.
+// Event labels of docs/protocol.md#event-subscription and the scope whitelist of docs/agents.md#scope.
 import { expect, test } from "bun:test";
 import fc from "fast-check";
 import { callLabel, compact, truncateUtf8, usageSummary } from "../../src/runtime/broadcast.ts";
@@ -36,7 +36,7 @@ test("tool output is cut to 2048 bytes at a UTF-8 boundary and marked", () => {
   );
 });
 
-test("whitelists: unscoped agents keep everything; scoped ones get exactly the §11 tools", () => {
+test("whitelists: unscoped agents keep everything; scoped ones get exactly the docs/agents.md#scope tools", () => {
   const none = { skills: [], mcps: [], members: [] };
   expect(toolWhitelist(none)).toEqual([]);
   expect(scopeBlock(none)).toBe("");

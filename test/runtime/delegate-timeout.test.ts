@@ -1,4 +1,4 @@
-// [system.tasks] task_timeout bounds each delegated task (daemon.md §3.4, §10.4).
+// [system.tasks] task_timeout bounds each delegated task (docs/config.md#systemtasks, docs/tools.md#delegate).
 import { expect, test } from "bun:test";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
 

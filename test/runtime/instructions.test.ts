@@ -1,4 +1,4 @@
-// Project instructions (daemon.md §7.4): every Crab.md in the working directory
+// Project instructions (docs/agent-loop.md#injected-context): every Crab.md in the working directory
 // and its ancestors goes into the run's injected context, root-most first. The
 // daemon keeps what it read, but an edit, a removal or a new file is seen on the
 // very next turn; what is not a regular file is skipped without harm.

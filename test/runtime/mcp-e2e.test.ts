@@ -1,4 +1,4 @@
-// MCP servers through a real daemon (daemon.md §14, §10.6, protocol.md §5.4):
+// MCP servers through a real daemon (docs/mcp.md, docs/tools.md#mcp, docs/protocol.md#mcp-servers):
 // the real everything server over stdio, connected at start and on reload.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Memory through a real daemon (daemon.md §12, §10.7).
+// Memory through a real daemon (docs/memory.md, docs/tools.md#memory-tools).
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

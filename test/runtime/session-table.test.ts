@@ -1,4 +1,4 @@
-// Resolution of a message without a session id (§6.2) picks the identity's
+// Resolution of a message without a session id (docs/sessions.md#resume) picks the identity's
 // latest open session: whatever sequence of opens, explicit uses and kills came
 // before, the pick is the open session of that identity used last (the first
 // opened among never-used ones), as a scan of every open session finds it.

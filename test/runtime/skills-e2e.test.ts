@@ -1,4 +1,4 @@
-// Skills through a real daemon (daemon.md §13, §10.5, protocol.md ListSkills).
+// Skills through a real daemon (docs/memory.md#skills, docs/tools.md#skill, docs/protocol.md#packages-hub-and-skills).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 // Built-in tools end to end: a fake LLM scripts the calls, a real daemon runs
-// them (daemon.md §8.4, §10, §11).
+// them (docs/agent-loop.md#tool-dispatch, docs/tools.md, docs/agents.md#scope).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

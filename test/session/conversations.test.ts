@@ -22,7 +22,7 @@ async function session(dir: string, name: string, messages: number, mtime: Date,
 
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
 
-describe("listConversations (§6.8)", () => {
+describe("listConversations (docs/sessions.md#listing-killing-deleting)", () => {
   async function fixture() {
     const dir = tempDir();
     await session(dir, "crab_user_1.jsonl", 2, hoursAgo(50), 11);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/model/types.ts";
 import { historyTokenEstimate, messagesTokenEstimate, messageTokenEstimate } from "../../src/session/estimate.ts";
 
-describe("per-message estimate (peer tests: messages)", () => {
+describe("per-message estimate (docs/agent-loop.md#when-it-runs)", () => {
   test('"hello world" (11 bytes) estimates to 2', () => {
     expect(messageTokenEstimate({ role: "user", content: "hello world" })).toBe(2);
   });
@@ -28,7 +28,7 @@ describe("per-message estimate (peer tests: messages)", () => {
   });
 });
 
-describe("compaction trigger estimate (§9.1)", () => {
+describe("compaction trigger estimate (docs/agent-loop.md#when-it-runs)", () => {
   test("sums content, reasoning and arguments over the history, then divides by 4 (floor)", () => {
     const history: Message[] = [
       { role: "user", content: "abc" }, // 3

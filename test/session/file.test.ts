@@ -43,7 +43,7 @@ async function loadError(file: string): Promise<SessionFileError> {
 const user = (content: string): UserMessage => ({ role: "user", content });
 const assistant = (content: string): AssistantMessage => ({ role: "assistant", content });
 
-describe("session files (peer tests)", () => {
+describe("session files (docs/sessions.md)", () => {
   test("creating a session file produces an existing .jsonl file", async () => {
     const file = await newFile();
     expect(fs.existsSync(file)).toBe(true);

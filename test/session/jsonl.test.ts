@@ -19,7 +19,7 @@ const roundTrip = (m: StoredMessage) => {
   return entry.message;
 };
 
-describe("message JSON round trips (peer tests: messages)", () => {
+describe("message JSON round trips (docs/sessions.md#file-format)", () => {
   test("a user message keeps role and content", () => {
     expect(roundTrip({ role: "user", content: "hello" })).toEqual({ role: "user", content: "hello" });
   });
@@ -46,7 +46,7 @@ describe("message JSON round trips (peer tests: messages)", () => {
   });
 });
 
-describe("JSON layout (§6.4)", () => {
+describe("JSON layout (docs/sessions.md#file-format)", () => {
   test("lines match the spec example byte for byte", () => {
     expect(messageToLine({ role: "user", content: "list files" })).toBe('{"role":"user","content":"list files"}');
     expect(

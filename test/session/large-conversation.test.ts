@@ -1,5 +1,5 @@
-// Conversations far larger than any context window (docs/sessions.md, Large
-// conversations): a resume reads only the newest part of the file, a run
+// Conversations far larger than any context window (docs/sessions.md#large-conversations
+//): a resume reads only the newest part of the file, a run
 // sends the model the newest history that fits its window, and the file
 // stays whole on disk.
 import { afterAll, expect, test } from "bun:test";

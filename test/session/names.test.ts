@@ -25,7 +25,7 @@ describe("sessionFileName", () => {
   });
 });
 
-describe("parseSessionFileName (§6.8)", () => {
+describe("parseSessionFileName (docs/sessions.md#listing-killing-deleting)", () => {
   test("agent, sender, seq and title slug", () => {
     expect(parseSessionFileName("crab_user_3.jsonl")).toEqual({ agent: "crab", sender: "user", seq: 3, title: "" });
     expect(parseSessionFileName("crab_tg-1_12_my-chat.jsonl")).toEqual({
@@ -66,7 +66,7 @@ describe("parseSessionFileName (§6.8)", () => {
   });
 });
 
-describe("nextSeq and latestSessionFile (peer tests: session files)", () => {
+describe("nextSeq and latestSessionFile (docs/sessions.md#files-and-names)", () => {
   test("with crab_user_1, crab_user_3, crab_user_2 the latest for (crab, user) is crab_user_3", async () => {
     const dir = tempDir();
     touch(dir, "crab_user_1.jsonl", "crab_user_3.jsonl", "crab_user_2.jsonl");

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { senderSlug, titleSlug } from "../../src/session/slug.ts";
 
-describe("senderSlug (peer tests: session files)", () => {
+describe("senderSlug (docs/sessions.md#files-and-names)", () => {
   test("`hello` stays `hello`", () => expect(senderSlug("hello")).toBe("hello"));
   test("`TG:user-123` becomes `tg-user-123`", () => expect(senderSlug("TG:user-123")).toBe("tg-user-123"));
   test("`a::b` becomes `a-b` (runs collapse)", () => expect(senderSlug("a::b")).toBe("a-b"));

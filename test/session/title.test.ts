@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/model/types.ts";
 import { cleanTitle, TITLE_EXCERPT_CHARS, titleRequestMessages, titleSource } from "../../src/session/title.ts";
 
-describe("title request (§6.9)", () => {
+describe("title request (docs/sessions.md#titles)", () => {
   test("one user message with both excerpts, asking for a 3–6 word title only", () => {
     const messages = titleRequestMessages("How do I deploy?", "Use the CLI.");
     expect(messages).toHaveLength(1);

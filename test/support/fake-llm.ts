@@ -220,7 +220,7 @@ export function json(body: unknown, status = 200): Response {
   return Response.json(body, { status });
 }
 
-/** The daemon's background title request (daemon.md §6.9): non-streaming, asks for a title. */
+/** The daemon's background title request (docs/sessions.md#titles): non-streaming, asks for a title. */
 export function isTitleRequest(body: unknown): boolean {
   if (typeof body !== "object" || body === null) return false;
   const b = body as { stream?: boolean; messages?: unknown; contents?: unknown };

@@ -1,4 +1,4 @@
-// A protocol client written from protocol.md alone: hand-made protobuf bytes
+// A protocol client written from docs/protocol.md alone: hand-made protobuf bytes
 // and frames over node:net, sharing no code with src/. It proves the wire
 // format, not our generated code.
 import net from "node:net";
@@ -164,7 +164,7 @@ export class RawConnection {
   }
 }
 
-// ClientMessage tags (protocol.md §3.1) and ServerMessage tags (§3.2) used by tests.
+// ClientMessage tags (docs/protocol.md#client-messages) and ServerMessage tags (docs/protocol.md#daemon-messages) used by tests.
 export const CLIENT = { send: 1, stream: 2, ping: 30, getConfig: 31, reload: 32, getStats: 33, setConfig: 50 } as const;
 export const SERVER = { error: 1, pong: 2, config: 19, stats: 20 } as const;
 

@@ -1,5 +1,5 @@
 // ask_user answers: turning what the user typed into the reply content the
-// daemon hands to the model (protocol.md §8): a JSON object mapping each
+// daemon hands to the model (docs/tools.md#ask_user): a JSON object mapping each
 // question's text to the chosen label, labels joined by ", " for
 // multi-select, or the user's own words.
 import type { AskQuestion } from "../../protocol/gen/crabtalk_pb.ts";

@@ -1,6 +1,6 @@
 // Asking the user an ask_user event's questions on the terminal (or from
 // piped lines) and delivering the answer with ReplyToAsk on a new connection
-// (the stream's connection is busy until `end`, protocol.md §2.4).
+// (the stream's connection is busy until `end`, docs/protocol.md#connection-rules).
 import type { AskUserEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import type { LineInput } from "../line-input.ts";

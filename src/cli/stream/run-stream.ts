@@ -1,5 +1,5 @@
 // Runs one StreamMsg to its end and reports what happened; rendering and
-// ask_user answers are the caller's (protocol.md §6.1, §8).
+// ask_user answers are the caller's (docs/protocol.md#stream-runs, docs/tools.md#ask_user).
 import type { Client } from "../../protocol/client.ts";
 import { DaemonError } from "../../protocol/daemon-error.ts";
 import type { AgentInfo, AskUserEvent, StreamEnd, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
@@ -76,7 +76,7 @@ export async function runStream(
 
 /**
  * Whether the run stopped at the agent's max_iterations. The wire has no
- * marker (the daemon ends such a run with an empty error, daemon.md §8.2), so:
+ * marker (the daemon ends such a run with an empty error, docs/agent-loop.md#a-step), so:
  * the last step called tools and no text followed; when the agent's limit is
  * known, the number of tool steps must also have reached it.
  */

@@ -79,7 +79,7 @@ export class TerminalView {
         if (this.o.thinking) this.emit(this.o.thinking, "thinking", this.o.thinking.style.dim(e.value.content));
         break;
       case "toolStart":
-        // The early names-only frame is replaced by the full one (protocol.md §8).
+        // The early names-only frame is replaced by the full one (docs/protocol.md#stream-runs).
         this.pendingCalls = e.value.calls;
         break;
       case "askUser":

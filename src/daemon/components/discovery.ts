@@ -1,4 +1,4 @@
-// Port-file discovery of components (daemon.md §14): every run/<name>.port is
+// Port-file discovery of components (docs/mcp.md): every run/<name>.port is
 // connected as an MCP server at http://127.0.0.1:<port>/mcp as soon as it
 // appears (run/ is watched, no reload needed), marked disconnected when its
 // port stops answering, and forgotten when its file goes.

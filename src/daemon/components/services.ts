@@ -1,4 +1,4 @@
-// StartService, StopService, ServiceLogs (daemon.md §18.2): a command of an
+// StartService, StopService, ServiceLogs (docs/packages.md#services): a command of an
 // installed package run as a user service `ai.crabtalk.<name>` with the same
 // service machinery as the daemon's own (systemd, launchd, schtasks), or,
 // when no service manager is usable, supervised by the daemon itself.

@@ -1,6 +1,6 @@
 /**
  * A configuration problem a user can act on. `code` follows the protocol's
- * error semantics (protocol §7): 400 for a bad document or request, 500 when
+ * error semantics (docs/protocol.md#errors): 400 for a bad document or request, 500 when
  * the daemon itself failed (e.g. could not read or write a file).
  */
 export class ConfigError extends Error {

@@ -1,5 +1,5 @@
 /**
- * `${NAME}` expansion (daemon.md §3.1). Applied when the runtime is built, on
+ * `${NAME}` expansion (docs/config.md#configuration). Applied when the runtime is built, on
  * a copy: the stored document keeps its references.
  */
 import type { DaemonConfig, McpServerConfig, ProviderConfig } from "./schema.ts";
@@ -15,7 +15,7 @@ export function expandVars(value: string, env: Env): string {
   return value.replace(REFERENCE, (_, name: string) => env[name] ?? "");
 }
 
-/** True when the value is exactly one reference (not a secret, §17.3). */
+/** True when the value is exactly one reference (not a secret, docs/config.md#the-config-as-json). */
 export function isSingleReference(value: string): boolean {
   return SINGLE_REFERENCE.test(value);
 }
@@ -62,7 +62,7 @@ function mapValues<T>(table: Record<string, T>, f: (v: T) => T): Record<string, 
   return Object.fromEntries(Object.entries(table).map(([k, v]) => [k, f(v)]));
 }
 
-/** A copy of the config with every expandable field expanded (§3.1). */
+/** A copy of the config with every expandable field expanded (docs/config.md#configuration). */
 export function expandConfig(config: DaemonConfig, env: Env): DaemonConfig {
   return {
     ...config,

@@ -1,5 +1,5 @@
 /**
- * Reading `config.toml` into a validated DaemonConfig (daemon.md §3).
+ * Reading `config.toml` into a validated DaemonConfig (docs/config.md).
  * Every failure is a ConfigError whose message starts with the file name and
  * names the offending key, so a user can fix it without reading code.
  */
@@ -20,7 +20,7 @@ export interface LoadedConfig {
 export interface ValidateOptions {
   /** File name used in messages. */
   source?: string;
-  /** SetConfig insists on an active model (§17.4); start and reload do not. */
+  /** SetConfig insists on an active model (docs/config.md#the-config-as-json); start and reload do not. */
   requireModel?: boolean;
 }
 
@@ -67,7 +67,7 @@ export function parseTomlText(text: string, source = "config.toml"): Record<stri
   }
 }
 
-/** Throw unless the active model is set (start and SetConfig need one, §2.1). */
+/** Throw unless the active model is set (start and SetConfig need one, docs/home.md#start-and-migration). */
 export function requireActiveModel(config: DaemonConfig): string {
   const model = config.system.crab.model;
   if (!model) throw new ConfigError("system.crab.model is required in config.toml");
@@ -92,7 +92,7 @@ export function parseConfigText(text: string, source = "config.toml"): LoadedCon
 }
 
 /**
- * `llama_cpp` providers need an existing `model_path` (§3.2). Checked apart
+ * `llama_cpp` providers need an existing `model_path` (docs/config.md#providername). Checked apart
  * from parsing so that parsing stays free of file-system effects; the path is
  * expanded first because it may be written as `${MODELS}/x.gguf`.
  */

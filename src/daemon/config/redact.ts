@@ -1,6 +1,6 @@
 /**
  * Secret redaction for replies and logs, and its inverse for input
- * (daemon.md §17.3): a client may send back what it was shown and the daemon
+ * (docs/config.md#the-config-as-json): a client may send back what it was shown and the daemon
  * keeps the stored secret in place of `<redacted>`.
  */
 import { ConfigError } from "./error.ts";
@@ -10,7 +10,7 @@ import { withoutCredentials } from "../packages/git.ts";
 
 export const REDACTED = "<redacted>";
 
-/** Provider keys holding credentials (§17.3). */
+/** Provider keys holding credentials (docs/config.md#the-config-as-json). */
 export const PROVIDER_SECRET_KEYS = ["api_key", "secret_key", "access_key"] as const;
 
 type Table = Record<string, unknown>;
@@ -57,7 +57,7 @@ function mapTables(tables: Table, f: (t: Table) => Table): Record<string, Table>
   return Object.fromEntries(Object.entries(tables).map(([k, v]) => [k, isTable(v) ? f(v) : {}]));
 }
 
-/** The GetConfig JSON (§17.3). Unknown top-level keys of the document are passed through. */
+/** The GetConfig JSON (docs/config.md#the-config-as-json). Unknown top-level keys of the document are passed through. */
 export interface ConfigJson {
   provider: Record<string, Table>;
   mcps: Record<string, Table>;
@@ -69,7 +69,7 @@ export interface ConfigJson {
 }
 
 /**
- * The raw (unexpanded) document as the §17.3 JSON: every section present,
+ * The raw (unexpanded) document as the docs/config.md#the-config-as-json JSON: every section present,
  * `[system.*]` filled with defaults under the written values, secrets redacted.
  */
 export function redactConfigJson(raw: Record<string, unknown>): ConfigJson {

@@ -1,6 +1,6 @@
 /**
- * Schemas and types of `config.toml` (daemon.md §3). zod objects strip keys
- * they do not know, which is exactly "unknown keys are ignored" (§3).
+ * Schemas and types of `config.toml` (docs/config.md). zod objects strip keys
+ * they do not know, which is exactly "unknown keys are ignored" (docs/config.md).
  * Messages are phrased to follow a `path: ` prefix (see load.ts).
  */
 import { z } from "zod";
@@ -33,7 +33,7 @@ const kind = z.enum(PROVIDER_KINDS, {
 /** The largest `max_answer_bytes`: a Send reply with such an answer still fits a 16 MiB frame. */
 export const MAX_ANSWER_BYTES_LIMIT = 12 * 1024 * 1024;
 
-/** Requirements of one provider table that depend on its kind (§3.2). */
+/** Requirements of one provider table that depend on its kind (docs/config.md#providername). */
 function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   const missing = (key: keyof ProviderConfig): void => {
     if (p[key] === undefined || p[key] === "") {
@@ -104,7 +104,7 @@ const providerFields = z.object(
   { error: "must be a table" },
 );
 
-/** `[provider.<name>]` (§3.2), with `standard` folded into `kind`. */
+/** `[provider.<name>]` (docs/config.md#providername), with `standard` folded into `kind`. */
 export const providerSchema = providerFields
   .transform(({ kind: k, standard, ...rest }): ProviderConfig => ({ kind: k ?? standard ?? "openai", ...rest }))
   .superRefine((p, ctx) => checkProviderKind(p, ctx));
@@ -114,7 +114,7 @@ export type ProviderConfig = Omit<z.output<typeof providerFields>, "kind" | "sta
 export const SANDBOX_MODES = ["auto", "required", "off"] as const;
 const sandboxMode = z.enum(SANDBOX_MODES, { error: `must be one of ${SANDBOX_MODES.join(", ")}` });
 
-/** An agent config (§3.3; `[agents.<name>]` of §3.8 has the same keys). */
+/** An agent config (docs/config.md#systemcrab; `[agents.<name>]` of docs/packages.md#manifests has the same keys). */
 export const agentConfigSchema = z.object(
   {
     // Optional even for `[system.crab]`: the daemon starts from the template,
@@ -127,7 +127,7 @@ export const agentConfigSchema = z.object(
     skills: names.default([]),
     mcps: names.default([]),
     // Absent: 80 % of the model's context window. 0 disables auto-compaction
-    // (TOML has no null); JSON `null` (§5.4) means the same.
+    // (TOML has no null); JSON `null` (docs/agents.md#agent-config-json) means the same.
     compact_threshold: count
       .nullable()
       .optional()
@@ -150,7 +150,7 @@ export const agentConfigSchema = z.object(
 );
 export type AgentConfig = z.output<typeof agentConfigSchema>;
 
-/** `[system.tasks]` (§3.4). */
+/** `[system.tasks]` (docs/config.md#systemtasks). */
 export const tasksSchema = z.object(
   {
     max_concurrent: positive.default(4),
@@ -161,7 +161,7 @@ export const tasksSchema = z.object(
 );
 export type TasksConfig = z.output<typeof tasksSchema>;
 
-/** `[system.memory]` (§3.5). `soul_editable` is accepted and has no effect. */
+/** `[system.memory]` (docs/config.md#systemmemory). `soul_editable` is accepted and has no effect. */
 export const memorySchema = z.object(
   {
     recall_limit: count.default(5),
@@ -187,17 +187,17 @@ const mcpServerFields = z.object(
 );
 export type McpServerConfig = Omit<z.output<typeof mcpServerFields>, "name"> & { name: string };
 
-/** A `[mcps]` table (§3.8): each server's `name` defaults to its table key. */
+/** A `[mcps]` table (docs/packages.md#manifests): each server's `name` defaults to its table key. */
 export const mcpTableSchema = z
   .record(z.string(), mcpServerFields, { error: "must be a table" })
   .transform((servers): Record<string, McpServerConfig> =>
     Object.fromEntries(Object.entries(servers).map(([key, s]) => [key, { ...s, name: s.name ?? key }])),
   );
 
-/** A `[agents]` table (§3.8). */
+/** A `[agents]` table (docs/packages.md#manifests). */
 export const agentTableSchema = z.record(z.string(), agentConfigSchema, { error: "must be a table" });
 
-/** `[disabled]` (§3.7). */
+/** `[disabled]` (docs/config.md#disabled). */
 export const disabledSchema = z.object(
   {
     providers: names.default([]),
@@ -288,7 +288,7 @@ const systemSchema = z.object(
   { error: "must be a table" },
 );
 
-/** A model name may be served by one provider only (§3.2). */
+/** A model name may be served by one provider only (docs/config.md#providername). */
 function checkDuplicateModels(providers: Record<string, ProviderConfig>, ctx: z.RefinementCtx): void {
   const owner = new Map<string, string>();
   for (const [name, p] of Object.entries(providers)) {
@@ -309,7 +309,7 @@ function checkDuplicateModels(providers: Record<string, ProviderConfig>, ctx: z.
 /** `[hub]` (ours): where the package index is cloned from. */
 export const hubSchema = z.object({ url: text.optional() }, { error: "must be a table" });
 
-/** The whole `config.toml` (§3), every section optional. */
+/** The whole `config.toml` (docs/config.md), every section optional. */
 export const configSchema = z
   .object(
     {
@@ -318,7 +318,7 @@ export const configSchema = z
       env: stringTable.default({}),
       disabled: disabledSchema.prefault({}),
       hub: hubSchema.prefault({}),
-      // Deprecated location (§3.8): read, and migrated to the local manifest at start.
+      // Deprecated location (docs/packages.md#manifests): read, and migrated to the local manifest at start.
       mcps: mcpTableSchema.prefault({}),
       agents: agentTableSchema.default({}),
     },

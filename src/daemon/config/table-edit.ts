@@ -1,5 +1,5 @@
 // Replacing or removing one (possibly nested) table of a TOML document while
-// keeping the rest of the text — comments included — as it was (daemon.md §3:
+// keeping the rest of the text — comments included — as it was (docs/config.md:
 // targeted edits SHOULD leave the rest untouched). When the text edit would
 // not give exactly the intended document, the whole document is re-serialised.
 import { parse, stringify } from "smol-toml";

@@ -1,5 +1,5 @@
 /**
- * The `config.toml` written on first start (daemon.md §3.11). Mostly comments:
+ * The `config.toml` written on first start (docs/config.md#configuration). Mostly comments:
  * it must parse as a valid config, so only the three `[system.*]` tables are
  * live and `model` is left for the user to set.
  */

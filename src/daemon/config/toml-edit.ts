@@ -1,6 +1,6 @@
 /**
  * Small text-level edits of TOML documents that keep the user's comments
- * (daemon.md §3: targeted edits SHOULD leave the rest untouched). Each edit
+ * (docs/config.md: targeted edits SHOULD leave the rest untouched). Each edit
  * is checked by re-parsing; when the text edit would not give exactly the
  * intended document (inline tables, dotted keys, odd layouts) the whole
  * document is re-serialised instead, which loses comments but not data.

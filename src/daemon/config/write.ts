@@ -1,6 +1,6 @@
 /**
- * Writing config files: atomically (design.md: a crash at any instant leaves
- * every file loadable) and from the §17.3 JSON shape (SetConfig).
+ * Writing config files: atomically (docs/home.md#writing-files-safely: a crash at any instant leaves
+ * every file loadable) and from the docs/config.md#the-config-as-json JSON shape (SetConfig).
  */
 import fs from "node:fs";
 import { randomBytes } from "../../session/random-bytes.ts";
@@ -72,7 +72,7 @@ function isTable(value: unknown): value is Table {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** TOML has no null: drop null values, except that `compact_threshold: null` means 0 (§5.4). */
+/** TOML has no null: drop null values, except that `compact_threshold: null` means 0 (docs/agents.md#agent-config-json). */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.filter((v) => v !== null).map(withoutNulls);
   if (!isTable(value)) return value;
@@ -87,7 +87,7 @@ function withoutNulls(value: unknown): unknown {
 const SECTION_ORDER = ["provider", "system", "env", "disabled"];
 
 /**
- * TOML text of a §17.3 config JSON (after restoreRedacted). The deprecated
+ * TOML text of a docs/config.md#the-config-as-json config JSON (after restoreRedacted). The deprecated
  * `mcps`/`agents` tables are written only when they hold something, so a
  * round trip through GetConfig does not plant them in `config.toml`.
  */
@@ -102,7 +102,7 @@ export function configJsonToToml(json: Record<string, unknown>): string {
   return stringify(Object.fromEntries(entries));
 }
 
-/** The document a §17.3 config JSON stands for: no nulls, no empty `mcps`/`agents`. */
+/** The document a docs/config.md#the-config-as-json config JSON stands for: no nulls, no empty `mcps`/`agents`. */
 export function configJsonTable(json: Record<string, unknown>): Table {
   return Object.fromEntries(
     Object.entries(withoutNulls(json) as Table).filter(

@@ -1,4 +1,4 @@
-// Firing a cron entry (daemon.md §15.4): a Send-like run of `/<skill>` with
+// Firing a cron entry (docs/cron.md#firing): a Send-like run of `/<skill>` with
 // sender `cron` in the entry's session; the reply goes nowhere but history.
 import { basename } from "node:path";
 import type { Host } from "../../runtime/host.ts";

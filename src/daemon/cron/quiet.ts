@@ -1,4 +1,4 @@
-// Quiet hours of a cron entry (daemon.md §15.4), in the daemon's local time.
+// Quiet hours of a cron entry (docs/cron.md#firing), in the daemon's local time.
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 

@@ -1,4 +1,4 @@
-// Cron schedules (daemon.md §15.2): 5-field, or 6/7-field with seconds (and
+// Cron schedules (docs/cron.md#schedules): 5-field, or 6/7-field with seconds (and
 // year), validated on create and on load; fire times computed in UTC.
 import { Cron } from "croner";
 

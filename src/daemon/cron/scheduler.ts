@@ -1,4 +1,4 @@
-// The cron timers (daemon.md §15.4, §15.5): one per entry, sleeping until the
+// The cron timers (docs/cron.md#firing, docs/cron.md#lifetime): one per entry, sleeping until the
 // next fire time; quiet hours skip a firing, `once` deletes after firing.
 // Owned by the daemon: entries survive reloads and stop on shutdown.
 import { inQuietWindow } from "./quiet.ts";
@@ -89,7 +89,7 @@ export class CronScheduler {
         this.options.warn(`cron ${entry.id} (/${entry.skill}) failed: ${(err as Error).message}`);
       }
     }
-    // From now, not from `at`: a firing that ran long is not caught up (daemon.md §15.4).
+    // From now, not from `at`: a firing that ran long is not caught up (docs/cron.md#firing).
     if (this.entries.has(entry.id)) this.arm(entry);
   }
 

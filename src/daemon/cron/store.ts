@@ -1,4 +1,4 @@
-// crons.toml (daemon.md §15.3): memory is authoritative; the file is rewritten
+// crons.toml (docs/cron.md#cronstoml): memory is authoritative; the file is rewritten
 // in full after every change, through crons.toml.tmp and a rename.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { parse, stringify } from "smol-toml";
@@ -13,7 +13,7 @@ export interface CronEntry {
   quietStart?: string;
   quietEnd?: string;
   once: boolean;
-  /** Ours (§15.1): find the session again after a restart. */
+  /** Ours (docs/cron.md#entries): find the session again after a restart. */
   agent: string;
   sender: string;
   file: string;

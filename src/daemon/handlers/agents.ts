@@ -1,4 +1,4 @@
-// Agent management (protocol.md §5.5, daemon.md §5.3–§5.5): the local
+// Agent management (docs/protocol.md#agents, docs/agents.md): the local
 // manifest is edited atomically, then the runtime is rebuilt.
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -127,7 +127,7 @@ export function agentHandlers(state: DaemonState): Handlers {
 }
 
 /**
- * The agent's configuration as CreateAgent/UpdateAgent JSON (§5.4), so a
+ * The agent's configuration as CreateAgent/UpdateAgent JSON (docs/agents.md#agent-config-json), so a
  * client can change some keys and send the rest back as they were.
  * compact_threshold is left out when it follows the context window.
  */
@@ -157,7 +157,7 @@ function checkName(name: string): void {
   if (name === DEFAULT_AGENT) throw badRequest("'crab' is the default agent: configure it with [system.crab]");
 }
 
-/** The §5.4 JSON as a manifest table (defaults applied, model omitted when unset). */
+/** The docs/agents.md#agent-config-json JSON as a manifest table (defaults applied, model omitted when unset). */
 function parseAgentConfig(json: string): Record<string, unknown> {
   let raw: unknown;
   try {

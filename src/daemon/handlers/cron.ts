@@ -1,4 +1,4 @@
-// CreateCron, DeleteCron, ListCrons (protocol.md §5.6, daemon.md §15).
+// CreateCron, DeleteCron, ListCrons (docs/protocol.md#cron, docs/cron.md).
 import { basename } from "node:path";
 import { badRequest, notFound } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";

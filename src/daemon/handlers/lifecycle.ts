@@ -1,4 +1,4 @@
-// Daemon lifecycle operations: Ping, GetStats, GetConfig, SetConfig, Reload (protocol.md §5.7).
+// Daemon lifecycle operations: Ping, GetStats, GetConfig, SetConfig, Reload (docs/protocol.md#the-daemon).
 import type { Handlers } from "../../protocol/server.ts";
 import { badRequest, internal } from "../../protocol/errors.ts";
 import { ConfigError } from "../config/error.ts";

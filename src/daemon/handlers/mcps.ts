@@ -1,4 +1,4 @@
-// ListMcps and SetLocalMcps (protocol.md §5.4, daemon.md §14.5).
+// ListMcps and SetLocalMcps (docs/protocol.md#mcp-servers, docs/mcp.md#listing-and-editing-servers).
 import { badRequest } from "../../protocol/errors.ts";
 import { McpStatus, SourceKind } from "../../protocol/gen/crabtalk_pb.ts";
 import type { Handlers } from "../../protocol/server.ts";

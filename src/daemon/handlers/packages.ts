@@ -1,5 +1,5 @@
-// InstallPackage, UninstallPackage, ListPackages, SearchHub (protocol.md
-// §5.4, §6.2; daemon.md §18.1). Bad ids are refused with 400 before anything
+// InstallPackage, UninstallPackage, ListPackages, SearchHub
+// (docs/protocol.md#packages-hub-and-skills, docs/protocol.md#hub-streams; docs/packages.md). Bad ids are refused with 400 before anything
 // streams; hub and package operations run one at a time.
 import { isAbsolute } from "node:path";
 import type { Reply } from "../../protocol/codec.ts";

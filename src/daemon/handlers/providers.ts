@@ -1,4 +1,4 @@
-// Providers and models (protocol.md §5.3, daemon.md §4.4, §4.5): list them,
+// Providers and models (docs/protocol.md#providers-and-models, docs/providers.md#presets): list them,
 // change one provider table or the active model, switch resources on and off.
 // Every change is a targeted edit of config.toml, then a reload.
 import { notFound, badRequest } from "../../protocol/errors.ts";
@@ -41,7 +41,7 @@ export function providerHandlers(state: DaemonState): Handlers {
   const activeModel = () => state.config.config.system.crab.model;
   const disabled = () => state.config.config.disabled;
 
-  /** §4.1: the definition as JSON, secrets redacted, `kind` left out when it is openai. */
+  /** docs/protocol.md#providers-and-models: the definition as JSON, secrets redacted, `kind` left out when it is openai. */
   const info = (name: string) => {
     const raw = rawProviders()[name] ?? {};
     const parsed = state.config.config.provider[name];

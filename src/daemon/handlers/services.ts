@@ -1,4 +1,4 @@
-// StartService, StopService, ServiceLogs (protocol.md §5.4, daemon.md §18.2).
+// StartService, StopService, ServiceLogs (docs/protocol.md#services, docs/packages.md#services).
 import type { Handlers } from "../../protocol/server.ts";
 import type { Services } from "../components/services.ts";
 

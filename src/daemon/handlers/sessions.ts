@@ -1,4 +1,4 @@
-// Execution, sessions and conversations (protocol.md §5.1, §5.2).
+// Execution, sessions and conversations (docs/protocol.md#runs, docs/protocol.md#sessions-and-conversations).
 import { rmSync } from "node:fs";
 import { badRequest, internal, notFound, ProtocolError } from "../../protocol/errors.ts";
 import type { Reply } from "../../protocol/codec.ts";
@@ -14,7 +14,7 @@ import { startTurn } from "../turn.ts";
 import { turnGate } from "../turn-gate.ts";
 import { checkSender } from "../request-names.ts";
 
-/** How long ReplyToAsk waits for a question that is about to be asked (protocol.md §5.1). */
+/** How long ReplyToAsk waits for a question that is about to be asked (docs/protocol.md#runs). */
 const ASK_REPLY_GRACE_MS = 100;
 
 /** Conversations a search returns when the request names no limit, and at most. */

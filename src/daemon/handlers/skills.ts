@@ -1,4 +1,4 @@
-// ListSkills (protocol.md §5.4, daemon.md §13.6).
+// ListSkills (docs/protocol.md#packages-hub-and-skills, docs/memory.md#listing-skills).
 import { SourceKind } from "../../protocol/gen/crabtalk_pb.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { listSkillInfos } from "../../runtime/skills/discover.ts";

@@ -1,4 +1,4 @@
-// `[commands.<name>]` programs (daemon.md §3.8, §18): a Rust `crate`
+// `[commands.<name>]` programs (docs/packages.md#manifests, docs/packages.md): a Rust `crate`
 // (`cargo install` when cargo is on PATH), an `npm` package installed with
 // the Bun runtime inside our own executable, or a `bin` already on PATH.
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The hub index (daemon.md §18.1): a git repository of `<scope>/<name>.toml`
+// The hub index (docs/packages.md): a git repository of `<scope>/<name>.toml`
 // manifests, cloned shallowly into <home>/hub and re-synced on every use.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -42,7 +42,7 @@ export function hubEntries(hubDir: string, warn: (msg: string) => void): HubEntr
   return entries.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** Case-insensitive match on id, description or a keyword; an empty query matches all (§18.1). */
+/** Case-insensitive match on id, description or a keyword; an empty query matches all (docs/packages.md). */
 export function matchesQuery(entry: HubEntry, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (q === "") return true;

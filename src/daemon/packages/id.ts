@@ -1,4 +1,4 @@
-// Package ids `scope/name` (daemon.md §18.1) and where an installed one lives.
+// Package ids `scope/name` (docs/packages.md) and where an installed one lives.
 // Both parts are plain names, so no id can reach outside packages/.
 import { lstatSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// InstallPackage (daemon.md §18.1) as a stream of progress: sync the hub,
+// InstallPackage (docs/packages.md) as a stream of progress: sync the hub,
 // read the manifest, clone the package repository, run the setup script,
 // install commands, copy the manifest, reload, run the setup prompt, warn.
 // All or nothing: until the manifest is copied nothing is visible, and any

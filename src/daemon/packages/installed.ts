@@ -1,5 +1,5 @@
 // Installed packages: packages/<scope>/<name>.toml, in resolution order
-// (scope, then file name; daemon.md §3.9).
+// (scope, then file name; docs/home.md#search-order).
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { needsRepository, readPackageManifest, type PackageManifest } from "./manifest.ts";

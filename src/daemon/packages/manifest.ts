@@ -1,4 +1,4 @@
-// A package manifest `<scope>/<name>.toml` (daemon.md §3.8, §18): [package]
+// A package manifest `<scope>/<name>.toml` (docs/packages.md#manifests, docs/packages.md): [package]
 // metadata and setup, [mcps.*], [agents.*], [commands.*].
 import { readFileSync } from "node:fs";
 import { z } from "zod";
@@ -91,7 +91,7 @@ export function readPackageManifest(path: string, label = path): PackageManifest
 }
 
 /**
- * Whether install clones the repository (§18.1): for agents, a setup step, or
+ * Whether install clones the repository (docs/packages.md): for agents, a setup step, or
  * skills (a package declaring nothing else is a skills package). A package of
  * MCP servers and commands only needs no clone.
  */

@@ -1,5 +1,5 @@
 // What installed packages contribute to a runtime, in the resolution order of
-// daemon.md §3.9: the local manifest first, then packages by scope and file
+// docs/home.md#search-order: the local manifest first, then packages by scope and file
 // name; on a name clash the first wins and the loser is skipped with a warning.
 import { realpathSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// `[package.setup]` (daemon.md §18.1): the script runs from the package
+// `[package.setup]` (docs/packages.md): the script runs from the package
 // repository with bash; the prompt goes to the default agent as a run.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// UninstallPackage (daemon.md §18.1): stop its services, remove its commands
+// UninstallPackage (docs/packages.md): stop its services, remove its commands
 // (best effort), its manifest and its cached repository, then reload. If the
 // reload fails the manifest is put back, so the daemon stays as it was.
 import { existsSync, readFileSync, rmSync } from "node:fs";

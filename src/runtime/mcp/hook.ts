@@ -1,4 +1,4 @@
-// Plugs MCP into the runtime (daemon.md §7.3 item 4, §10.6): registers the
+// Plugs MCP into the runtime (docs/agent-loop.md#system-prompt item 4, docs/tools.md#mcp): registers the
 // `mcp` tool and provides the resources hint line naming connected servers.
 import type { RuntimeHook } from "../hooks.ts";
 import type { McpPool } from "./types.ts";

@@ -1,4 +1,4 @@
-// MCP server connections (daemon.md §14.1–§14.2): every configured server is
+// MCP server connections (docs/mcp.md): every configured server is
 // connected in parallel, in the background, each within a time limit; a
 // server that fails or times out is skipped with a warning and never stops
 // the daemon. Tools keep the servers' own names; the first server (in config

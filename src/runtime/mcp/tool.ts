@@ -1,4 +1,4 @@
-// The `mcp` tool (daemon.md §10.6, §11 item 3): calls a tool of a connected
+// The `mcp` tool (docs/tools.md#mcp, docs/agents.md#scope item 3): calls a tool of a connected
 // MCP server by exact name, or lists the tools whose name or description
 // contains the query. A non-empty MCP scope limits both to its servers.
 import { z } from "zod";

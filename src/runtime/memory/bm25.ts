@@ -1,8 +1,8 @@
-// BM25 ranking exactly as daemon.md §12.2 specifies: memory recall and conversation search (docs/search.md) both rank with it.
+// BM25 ranking exactly as docs/memory.md#recall-ranking specifies: memory recall and conversation search (docs/search.md) both rank with it.
 //
-// Written out rather than delegated to `minisearch` (design.md's pick):
+// Written out rather than delegated to `minisearch` (the library first chosen):
 // minisearch 7 cannot reproduce the specified scores. It takes a document's
-// length to be its number of *distinct* tokens (§12.2: the token count),
+// length to be its number of *distinct* tokens (docs/memory.md#recall-ranking: the token count),
 // multiplies each hit's score by the number of query terms it matched, and
 // adds a BM25+ `d` term. The formula itself is a dozen lines.
 

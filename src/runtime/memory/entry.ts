@@ -1,5 +1,5 @@
 // One memory entry file: raw `name:`/`description:` front matter, then the
-// content (daemon.md §12.1). Deliberately not YAML: values are raw trimmed
+// content (docs/memory.md#memory-files). Deliberately not YAML: values are raw trimmed
 // text, so a name like `a: b` or `"quoted"` survives a round trip unchanged.
 
 export interface MemoryEntry {

@@ -1,5 +1,5 @@
 // Small file helpers for the memory folder: text reads that treat a missing
-// file as absent, and atomic text writes (tmp file + rename, design.md).
+// file as absent, and atomic text writes (tmp file + rename, docs/home.md#writing-files-safely).
 import { writeFileAtomic } from "../../session/atomic.ts";
 import { readRegularText } from "../../session/regular-file.ts";
 

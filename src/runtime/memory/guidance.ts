@@ -1,4 +1,4 @@
-// The memory guidance appended to every system prompt (daemon.md §12.5).
+// The memory guidance appended to every system prompt (docs/memory.md#memory-in-the-prompt).
 export const MEMORY_GUIDANCE = `<memory_guidance>
 Memory is what makes you a companion rather than a stateless tool: it carries what you learn about the user and their work from one session to the next.
 

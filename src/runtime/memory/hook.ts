@@ -1,5 +1,5 @@
-// Memory as a runtime hook: the prompt's memory block (daemon.md §7.3 item 3),
-// the four tools, and auto-recall before each run (§12.4, §7.4 item 2).
+// Memory as a runtime hook: the prompt's memory block (docs/agent-loop.md#system-prompt item 3),
+// the four tools, and auto-recall before each run (docs/memory.md#auto-recall, docs/agent-loop.md#injected-context item 2).
 import type { UserMessage } from "../../model/types.ts";
 import type { RunScene, RuntimeHook } from "../hooks.ts";
 import { MEMORY_GUIDANCE } from "./guidance.ts";

@@ -1,4 +1,4 @@
-// One-time migration of the pre-entries memory layout (daemon.md §12.6):
+// One-time migration of the pre-entries memory layout (docs/memory.md#old-memory-layout):
 // runs only while `entries/` holds no entry, so it never fires twice.
 import { rename } from "node:fs/promises";
 import { join } from "node:path";

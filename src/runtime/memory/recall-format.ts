@@ -1,4 +1,4 @@
-// The recall result text (daemon.md §12.3).
+// The recall result text (docs/memory.md#recall-output).
 import type { MemoryEntry } from "./entry.ts";
 
 export const NO_MEMORIES = "no memories found";

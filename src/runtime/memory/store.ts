@@ -1,4 +1,4 @@
-// The memory store (daemon.md §12): entries keyed by name, one file each under
+// The memory store (docs/memory.md): entries keyed by name, one file each under
 // `<dir>/entries/`, plus the curated `<dir>/MEMORY.md`. Everything is held in
 // memory after `open`; every write goes to disk first (atomically), then to
 // the in-memory copy, so a failed write changes nothing.
@@ -74,13 +74,13 @@ export class MemoryStore {
     return this.entries.get(name.trim())?.entry;
   }
 
-  /** The best `limit` entries for `query` by BM25 (§12.2), ties by name. */
+  /** The best `limit` entries for `query` by BM25 (docs/memory.md#recall-ranking), ties by name. */
   search(query: string, limit: number): MemoryEntry[] {
     const docs = [...this.entries.values()].map((s) => ({ key: s.entry.name, doc: s.doc }));
     return rankBm25(query, docs, limit, byName).map((hit) => this.entries.get(hit.key)!.entry);
   }
 
-  /** §12.3 text of `search`, or `no memories found`. */
+  /** docs/memory.md#recall-output text of `search`, or `no memories found`. */
   recall(query: string, limit: number): string {
     return formatRecall(this.search(query, limit));
   }

@@ -1,5 +1,5 @@
-// The memory tools (daemon.md §10.7). Every outcome, failures to write
-// included, is a normal answer (§10.1: is_error false).
+// The memory tools (docs/tools.md#memory-tools). Every outcome, failures to write
+// included, is a normal answer (docs/tools.md#conventions: is_error false).
 import { z } from "zod";
 import type { Tool, ToolRegistry } from "../tools.ts";
 import { errorText } from "./files.ts";
@@ -86,7 +86,7 @@ export function memoryTool(store: MemoryStore): Tool<z.output<typeof memoryInput
   };
 }
 
-/** Registers the four tools in registry order (§10.8). */
+/** Registers the four tools in registry order (docs/tools.md#the-registry). */
 export function registerMemoryTools(registry: ToolRegistry, store: MemoryStore): void {
   registry.register(recallTool(store));
   registry.register(rememberTool(store));

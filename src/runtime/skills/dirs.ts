@@ -1,5 +1,5 @@
-// Skill search directories (daemon.md §3.9, §1) and how ListSkills names
-// their source (§13.6).
+// Skill search directories (docs/home.md#search-order, docs/home.md#layout) and how ListSkills names
+// their source (docs/memory.md#listing-skills).
 import { basename, dirname, join } from "node:path";
 
 export interface SkillDir {

@@ -1,4 +1,4 @@
-// Skill discovery (daemon.md §13.2) and the ListSkills view (§13.6).
+// Skill discovery (docs/memory.md#discovery) and the ListSkills view (docs/memory.md#listing-skills).
 import { join } from "node:path";
 import { SkillRegistry } from "./registry.ts";
 import { readSkillFile, type Skill } from "./skill-file.ts";

@@ -1,6 +1,6 @@
-// The skills feature as a runtime hook (daemon.md §7.1): discovery at
+// The skills feature as a runtime hook (docs/agent-loop.md#hooks): discovery at
 // construction, the `skill` tool, slash expansion of user messages and the
-// Skills part of the <resources> prompt block (§7.3 item 4).
+// Skills part of the <resources> prompt block (docs/agent-loop.md#system-prompt item 4).
 import type { AgentSettings } from "../agent-settings.ts";
 import type { RuntimeHook } from "../hooks.ts";
 import type { SkillDir } from "./dirs.ts";
@@ -13,7 +13,7 @@ export interface SkillsHookOptions {
   dirs: SkillDir[];
   disabled: string[];
   warn(msg: string): void;
-  /** Lines that open the <resources> block before the skills (the MCP servers line, §7.3 item 4), read when a prompt is composed. */
+  /** Lines that open the <resources> block before the skills (the MCP servers line, docs/agent-loop.md#system-prompt item 4), read when a prompt is composed. */
   leadLines?: () => string[];
 }
 

@@ -1,4 +1,4 @@
-// The skills module's public surface (daemon.md §13), for the daemon to wire in.
+// The skills module's public surface (docs/memory.md#skills), for the daemon to wire in.
 export { defaultSkillDirs, EXTERNAL_SKILL_DIRS, externalSource, type SkillDir } from "./dirs.ts";
 export { discoverSkills, listSkillInfos, type SkillInfo } from "./discover.ts";
 export { resourcesBlock, skillHintLines, skillsHook, type SkillsHookOptions } from "./hook.ts";

@@ -1,5 +1,5 @@
 // Exact loads by name, read fresh from disk each time so edits take effect
-// without a reload (daemon.md §13.4). Only a direct child `<dir>/<name>` counts.
+// without a reload (docs/memory.md#edits-without-reload). Only a direct child `<dir>/<name>` counts.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { SkillDir } from "./dirs.ts";
@@ -8,7 +8,7 @@ import { SKILL_FILE } from "./walk.ts";
 
 export type ExactLoad = { found: false } | { found: true; skill: Skill; dir: string } | { found: true; error: string; dir: string };
 
-/** The skill tool's rule (§10.5): the first directory where the file exists decides, even if it fails to parse. */
+/** The skill tool's rule (docs/tools.md#skill): the first directory where the file exists decides, even if it fails to parse. */
 export function loadFirstExisting(dirs: readonly SkillDir[], name: string): ExactLoad {
   for (const d of dirs) {
     const dir = join(d.path, name);
@@ -23,7 +23,7 @@ export function loadFirstExisting(dirs: readonly SkillDir[], name: string): Exac
   return { found: false };
 }
 
-/** Slash expansion's rule (§13.5): the first file that parses wins; broken ones are passed over. */
+/** Slash expansion's rule (docs/memory.md#slash-commands): the first file that parses wins; broken ones are passed over. */
 export function loadFirstParsing(dirs: readonly SkillDir[], name: string): Skill | undefined {
   for (const d of dirs) {
     try {

@@ -1,4 +1,4 @@
-// The skill registry (daemon.md §13.3): an ordered list; `add` does not
+// The skill registry (docs/memory.md#discovery): an ordered list; `add` does not
 // de-duplicate (discovery checks `contains` first), `upsert` replaces by name.
 import type { Skill } from "./skill-file.ts";
 

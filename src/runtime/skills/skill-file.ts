@@ -1,4 +1,4 @@
-// SKILL.md parsing (daemon.md §13.1): YAML front matter, then the Markdown
+// SKILL.md parsing (docs/memory.md#skillmd): YAML front matter, then the Markdown
 // body that is the skill prompt.
 import { readFileSync } from "node:fs";
 import type matter from "gray-matter";
@@ -17,7 +17,7 @@ import { z } from "zod";
 export interface Skill {
   name: string;
   description: string;
-  /** Parsed but not enforced (§13.1). */
+  /** Parsed but not enforced (docs/memory.md#skillmd). */
   allowedTools: string[];
   license?: string;
   compatibility?: string;

@@ -1,6 +1,6 @@
-// The `skill` tool (daemon.md §10.5): exact load by name (fresh from disk),
+// The `skill` tool (docs/tools.md#skill): exact load by name (fresh from disk),
 // else a filtered listing of the registry; the agent's skill scope is
-// enforced here whatever the model asks (§11).
+// enforced here whatever the model asks (docs/agents.md#scope).
 import { z } from "zod";
 import type { Tool } from "../tools.ts";
 import type { SkillDir } from "./dirs.ts";

@@ -1,4 +1,4 @@
-// Slash-command preprocessing (daemon.md §13.5): `/name rest` becomes the
+// Slash-command preprocessing (docs/memory.md#slash-commands): `/name rest` becomes the
 // rest plus the skill's body wrapped in a <skill> tag, before it enters history.
 import type { SkillDir } from "./dirs.ts";
 import { loadFirstParsing } from "./load.ts";

@@ -1,5 +1,5 @@
-// The directory walk shared by discovery and ListSkills (daemon.md §13.2,
-// §13.6): hidden directories are skipped, a directory holding SKILL.md is a
+// The directory walk shared by discovery and ListSkills (docs/memory.md#discovery,
+// docs/memory.md#listing-skills): hidden directories are skipped, a directory holding SKILL.md is a
 // skill and is not descended further.
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";

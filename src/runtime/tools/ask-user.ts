@@ -1,4 +1,4 @@
-// The ask_user tool (daemon.md §10.3): structured questions to the user of a
+// The ask_user tool (docs/tools.md#ask_user): structured questions to the user of a
 // streamed run; the answer arrives with ReplyToAsk on another connection.
 import { z } from "zod";
 import type { AskRegistry } from "../asks.ts";

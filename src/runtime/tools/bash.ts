@@ -1,4 +1,4 @@
-// The bash tool (daemon.md §10.2): `bash -c` in the session's working
+// The bash tool (docs/tools.md#bash): `bash -c` in the session's working
 // directory, in its own process group so a timeout or a Kill takes every
 // child with it; output capped and marked when cut. The daemon's policy gives
 // it its environment and sandbox; its processes are recorded for scoping.

@@ -1,4 +1,4 @@
-// The delegate tool (daemon.md §10.4): run member agents on tasks in fresh
+// The delegate tool (docs/tools.md#delegate): run member agents on tasks in fresh
 // sessions, in parallel up to [system.tasks] max_concurrent, each bounded by
 // task_timeout, and return their answers in input order.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// A streamable HTTP MCP server (daemon.md §14.1): the everything server in
+// A streamable HTTP MCP server (docs/mcp.md#connecting): the everything server in
 // its `streamableHttp` mode, reached by url.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Subprocess } from "bun";

@@ -1,4 +1,4 @@
-// The MCP pool against the real everything server (daemon.md §14.1–§14.2).
+// The MCP pool against the real everything server (docs/mcp.md).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connectMcpServers, type McpPool } from "../../../src/runtime/mcp/pool.ts";
 import { everything, pidsWith, waitFor } from "./support.ts";

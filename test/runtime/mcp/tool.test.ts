@@ -1,4 +1,4 @@
-// The `mcp` tool and hook against the real everything server (daemon.md §10.6, §11, §7.3).
+// The `mcp` tool and hook against the real everything server (docs/tools.md#mcp, docs/agents.md#scope, docs/agent-loop.md#system-prompt).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DEFAULT_AGENT_SETTINGS } from "../../../src/runtime/agent-settings.ts";
 import { mcpHintLine, mcpHook } from "../../../src/runtime/mcp/hook.ts";

@@ -1,4 +1,4 @@
-// Tokeniser and BM25 scoring (daemon.md §12.2), against hand-computed values.
+// Tokeniser and BM25 scoring (docs/memory.md#recall-ranking), against hand-computed values.
 import { expect, test } from "bun:test";
 import { indexDoc, rankBm25, tokenize } from "../../../src/runtime/memory/bm25.ts";
 

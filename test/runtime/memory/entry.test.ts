@@ -1,4 +1,4 @@
-// Entry files and slugs (daemon.md §12.1).
+// Entry files and slugs (docs/memory.md#memory-files).
 import { expect, test } from "bun:test";
 import { entrySlug, formatEntry, parseEntry } from "../../../src/runtime/memory/entry.ts";
 

@@ -1,4 +1,4 @@
-// Memory as a runtime hook: prompt block (daemon.md §7.3 item 3) and auto-recall (§12.4, §7.4 item 2).
+// Memory as a runtime hook: prompt block (docs/agent-loop.md#system-prompt item 3) and auto-recall (docs/memory.md#auto-recall, docs/agent-loop.md#injected-context item 2).
 import { afterAll, expect, test } from "bun:test";
 import { composePrompt, injected } from "../../../src/runtime/hooks.ts";
 import type { AgentDefinition } from "../../../src/runtime/agent-settings.ts";

@@ -1,4 +1,4 @@
-// Legacy memory migration (daemon.md §12.6).
+// Legacy memory migration (docs/memory.md#old-memory-layout).
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// The memory store on real files (daemon.md §12.1–§12.3).
+// The memory store on real files (docs/memory.md).
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

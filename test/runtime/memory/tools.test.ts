@@ -1,4 +1,4 @@
-// The memory tools through the real registry: exact results and flags (daemon.md §10.7, §10.1).
+// The memory tools through the real registry: exact results and flags (docs/tools.md#memory-tools, docs/tools.md#conventions).
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Discovery, the registry and ListSkills (daemon.md §13.2, §13.3, §13.6).
+// Discovery, the registry and ListSkills (docs/memory.md#discovery, docs/memory.md#listing-skills).
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -93,7 +93,7 @@ test("a symlinked skill directory is followed, a link cycle is not looped", () =
   expect(names(discoverSkills([localDir(root)], [], noWarn))).toEqual(["linked"]);
 });
 
-// The registry (§13.3), as upstream's unit tests check it.
+// The registry (docs/memory.md#discovery), as upstream's unit tests check it.
 const skill = (name: string, body = "b"): Skill => ({ name, description: "", allowedTools: [], metadata: {}, body });
 
 test("registry: new is empty; add, contains, list", () => {

@@ -1,5 +1,5 @@
 // The skills hook: tool registration, slash preprocessing and the Skills part
-// of the <resources> prompt block (daemon.md §7.3 item 4).
+// of the <resources> prompt block (docs/agent-loop.md#system-prompt item 4).
 import { afterAll, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

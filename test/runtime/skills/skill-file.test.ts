@@ -1,4 +1,4 @@
-// SKILL.md parsing (daemon.md §13.1).
+// SKILL.md parsing (docs/memory.md#skillmd).
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// The `skill` tool (daemon.md §10.5) and its scope enforcement (§11).
+// The `skill` tool (docs/tools.md#skill) and its scope enforcement (docs/agents.md#scope).
 import { afterAll, beforeEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Slash-command preprocessing (daemon.md §13.5).
+// Slash-command preprocessing (docs/memory.md#slash-commands).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
