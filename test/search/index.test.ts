@@ -5,7 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConversationIndex } from "../../src/runtime/search/conversation-index.ts";
+import { ConversationIndex, INDEXED_BYTES } from "../../src/runtime/search/conversation-index.ts";
 import { newSessionMeta } from "../../src/session/jsonl.ts";
 
 const dirs: string[] = [];
@@ -147,4 +147,21 @@ test("an index with changes it could not save stays in memory", async () => {
   expect(await index.unloadIfIdle(Date.now() + 5000)).toBe(false);
   expect(index.inMemory).toBe(true);
   expect(t.warnings.join("\n")).toContain("could not save");
+});
+
+test("a conversation larger than the indexed window is indexed by its newest messages only, and its snapshot stays small", async () => {
+  const t = setup();
+  const pad = "z".repeat(4_800);
+  const messages: [string, string][] = [["user", `the aardvark opening ${pad}`]];
+  // About 10 MB: five times what the index reads of one conversation.
+  for (let i = 0; i < 2_000; i++) messages.push(["assistant", `filler ${i} ${pad}`]);
+  messages.push(["user", "the zebra closing"]);
+  t.write("crab_big_1.jsonl", ...messages);
+  t.write("crab_small_1.jsonl", ["user", "an aardvark in a small one"]);
+  const index = t.open();
+  expect(await files(index, "zebra")).toEqual(["crab_big_1.jsonl"]);
+  // The oldest message is past the window: only the small conversation has it.
+  expect(await files(index, "aardvark")).toEqual(["crab_small_1.jsonl"]);
+  await index.save();
+  expect(readFileSync(t.snapshot).length).toBeLessThan(2 * INDEXED_BYTES);
 });

@@ -7,6 +7,7 @@
 // next search reads it back the same way a restart does.
 import type { Stats } from "node:fs";
 import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
+import { readFirstLine, readTailLines } from "../../session/lines.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../../model/types.ts";
 import { writeFileAtomic } from "../../session/atomic.ts";
@@ -60,15 +61,23 @@ interface IndexedFile {
   /** Last activity, for the hit's date. */
   updatedMs: number;
   messages: IndexedMessage[];
+  /** Content bytes of `messages`. */
+  bytes: number;
 }
 
 /** On-disk snapshot: message texts, not token counts (tokenising on load is cheap). */
 interface Snapshot {
   version: 1;
-  files: Array<Omit<IndexedFile, "messages" | "dirty"> & { messages: [ConversationText["role"], string][] }>;
+  files: Array<Omit<IndexedFile, "messages" | "dirty" | "bytes"> & { messages: [ConversationText["role"], string][] }>;
 }
 
 const SNAPSHOT_VERSION = 1;
+/**
+ * Bytes of a conversation's newest lines that are indexed: what the index
+ * holds per conversation is bounded, however long it grows. A conversation
+ * whose indexed text passes twice this (runs appending to it) is read again.
+ */
+export const INDEXED_BYTES = 2 * 1024 * 1024;
 const STAT_BATCH = 64;
 const YIELD_EVERY_FILES = 100;
 
@@ -157,6 +166,7 @@ export class ConversationIndex {
     for (const m of messages) {
       if ((m.role === "user" && !m.injected) || m.role === "assistant") this.push(file, m.role, m.content);
     }
+    if (file.bytes > 2 * INDEXED_BYTES) this.readLater(name);
     this.touch();
   }
 
@@ -217,7 +227,7 @@ export class ConversationIndex {
       }
       const snapshot: Snapshot = {
         version: SNAPSHOT_VERSION,
-        files: [...this.files.values()].map(({ messages, dirty: _, ...f }) => ({ ...f, messages: messages.map((m) => [m.role, m.content]) })),
+        files: [...this.files.values()].map(({ messages, dirty: _, bytes: __, ...f }) => ({ ...f, messages: messages.map((m) => [m.role, m.content]) })),
       };
       await mkdir(dirname(this.snapshotPath), { recursive: true, mode: 0o700 });
       await writeFileAtomic(this.snapshotPath, Buffer.from(JSON.stringify(snapshot)));
@@ -276,20 +286,24 @@ export class ConversationIndex {
     });
   }
 
-  /** (Re)reads one session file; a file that cannot be read is left out. */
+  /**
+   * (Re)reads one session file; a file that cannot be read is left out. Only
+   * its newest INDEXED_BYTES are read and indexed (docs/search.md#the-index),
+   * so a huge conversation costs the index no more than a long one.
+   */
   private async readFile(name: string): Promise<void> {
     const path = join(this.sessionsDir, name);
     try {
       const info = await lstat(path);
       if (!info.isFile()) throw new Error("not a regular file");
-      const text = await readFile(path, "utf8");
-      const lines = text.split("\n");
-      const meta = parseMetaLine(lines[0]);
+      const { line } = await readFirstLine(path);
+      const meta = parseMetaLine(line);
       if (!meta) throw new Error("no valid meta line");
+      const { lines } = await readTailLines(path, INDEXED_BYTES);
       const file = this.newFile(name, meta);
       Object.assign(file, { size: info.size, mtimeMs: Math.trunc(info.mtimeMs), updatedMs: info.mtimeMs });
-      for (let i = 1; i < lines.length; i++) {
-        const entry = parseEntryLine(lines[i]);
+      for (const text of lines) {
+        const entry = parseEntryLine(text);
         if (entry?.kind !== "message") continue;
         const m = entry.message;
         if (m.role === "user" || m.role === "assistant") this.push(file, m.role, m.content);
@@ -320,7 +334,7 @@ export class ConversationIndex {
         // the first search loads it while the daemon is serving.
         if (i > 0 && i % YIELD_EVERY_FILES === 0) await new Promise((resolve) => setImmediate(resolve));
         if (typeof f.name !== "string" || f.name.includes("/") || !Array.isArray(f.messages)) continue;
-        const file: IndexedFile = { ...f, dirty: false, messages: [] };
+        const file: IndexedFile = { ...f, dirty: false, messages: [], bytes: 0 };
         this.files.set(f.name, file);
         for (const [role, content] of f.messages) {
           if ((role === "user" || role === "assistant") && typeof content === "string") this.push(file, role, content);
@@ -346,6 +360,7 @@ export class ConversationIndex {
       dirty: true,
       updatedMs: Date.now(),
       messages: [],
+      bytes: 0,
     };
     this.files.set(name, file);
     return file;
@@ -370,6 +385,7 @@ export class ConversationIndex {
     if (content.trim() === "") return;
     const message: IndexedMessage = { role, content, file, at: file.messages.length };
     file.messages.push(message);
+    file.bytes += content.length;
     this.bm25.add(message, indexDoc(content));
   }
 
