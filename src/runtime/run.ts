@@ -21,7 +21,8 @@ import { dropInjected } from "./working-history.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { ASK_TIMEOUT_MS, parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
-import { budgetRefusal, RunSpend } from "./usage/budget.ts";
+import { RunSpend } from "./usage/budget.ts";
+import { requestGate, type RequestGate } from "./usage/request-gate.ts";
 
 export interface TurnInput {
   content: string;
@@ -34,6 +35,8 @@ export interface TurnInput {
   streaming: boolean;
   /** Delegated runs: the approval scope inherited from the delegating run. */
   approval?: ApprovalScope;
+  /** Delegated runs: the delegating run's spend, whose per-run budgets the task counts toward. */
+  parentSpend?: RunSpend;
   /** Generate a title in the background when the session has none (default true). */
   title?: boolean;
   /** Background failures (title generation, persistence). */
@@ -121,7 +124,8 @@ export async function* runTurn(
   }
 
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
-  const spend = new RunSpend();
+  const spend = new RunSpend(agent, input.parentSpend);
+  const gate: RequestGate = requestGate(runtime, host, spend, model.routes);
   // Priced and recorded as the model that answered the step (a fallback, when one was used).
   const recordStep = async (usage: Usage): Promise<void> => {
     const { provider, name } = model.current;
@@ -176,11 +180,11 @@ export async function* runTurn(
       signal: toolSignal,
       processes: host.toolProcesses,
       approval,
+      spend,
     }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: modelSignal,
-    beforeRequest: () =>
-      budgetRefusal(agent, spend, { limitUsd: runtime.dailyBudgetUsd, spentUsd: host.usage?.spentToday() ?? 0 }),
+    beforeRequest: (request) => gate(request),
     onStep: async (added) => {
       const batch = [...unsaved, ...added];
       unsaved = [];
@@ -188,13 +192,22 @@ export async function* runTurn(
     },
     compact: async (history) => {
       if (!compactionDue(agent, history, runtime.models.contextLimit(model.current.name))) return undefined;
+      // The summary is a request of this run: its cost counts, toward budgets too, and it reserves like any other.
+      const request = { ...compactionRequest(modelName, agent, history), signal: modelSignal };
+      const grant = gate(request);
+      if (typeof grant === "string") {
+        input.warn?.(`compaction of session ${session.id} skipped: ${grant}`);
+        return undefined;
+      }
+      if (grant) request.maxTokens = grant.maxTokens;
       try {
-        // The summary is a request of this run: its cost counts, toward budgets too.
-        return await summarise(model, { ...compactionRequest(modelName, agent, history), signal: modelSignal }, recordStep);
+        return await summarise(model, request, recordStep);
       } catch (err) {
         // A failed compaction is "no compaction" (daemon.md §9.4): the run goes on as it was.
         input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
         return undefined;
+      } finally {
+        grant?.release();
       }
     },
     onCompact: (summary) =>
@@ -233,7 +246,7 @@ export async function* runTurn(
     ...result,
     provider: model.current.provider,
     model: model.current.name,
-    costUsd: spend.priced ? spend.usd : undefined,
+    costUsd: spend.priced ? spend.ownUsd : undefined,
   });
   yield emit({ type: "done", result: outcome });
   if (input.title !== false) maybeTitle(runtime, host, session, input.warn);
@@ -269,7 +282,7 @@ function scopedDispatcher(
   runtime: Runtime,
   host: Host,
   agent: AgentDefinition,
-  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; approval: ApprovalScope },
+  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; approval: ApprovalScope; spend: RunSpend },
 ): ToolDispatcher {
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
@@ -277,7 +290,7 @@ function scopedDispatcher(
       const refusal = await approveCall(host.asks, run.approval, agent.name, call, { timeoutMs: ASK_TIMEOUT_MS, signal: run.signal });
       if (refusal) return refusal;
       const policy = runtime.toolPolicy;
-      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, approval: run.approval };
+      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, approval: run.approval, spend: run.spend };
       const outcome = await runtime.tools.dispatch(call, context);
       return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },

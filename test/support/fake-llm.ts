@@ -10,6 +10,14 @@ export interface ScriptedTurn {
   thinking?: string;
   toolCalls?: { id: string; name: string; arguments: string }[];
   usage?: { prompt: number; completion: number; cacheHit?: number };
+  /**
+   * OpenAI fake: report the most usage the request allows, as a provider
+   * billing it to the limit would: prompt tokens counted from the body as
+   * UTF-8 bytes / 4 of its messages, tool calls and tool schemas (never more
+   * than the daemon's estimate of the same request), and completion tokens
+   * equal to its output limit. Overrides `usage`.
+   */
+  worstCaseUsage?: boolean;
   /** HTTP error response instead of an answer. */
   error?: { status: number; message: string };
   /** Streaming (Gemini, Bedrock): after the content, an error inside the stream instead of its end. */
