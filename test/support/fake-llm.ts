@@ -26,6 +26,8 @@ export interface ScriptedTurn {
   cutAfterChunks?: number;
   /** Wait before responding. */
   delayMs?: number;
+  /** OpenAI fake: answer only once this settles (requests held in flight until the test lets them go). */
+  waitFor?: Promise<unknown>;
   /** Streaming: end the body cleanly without the end marker (no finish_reason/[DONE], no message_stop). */
   truncate?: boolean;
   /** Answer 200 with this body, which is not an event stream. */

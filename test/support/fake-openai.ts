@@ -52,6 +52,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       const { body } = await state.record(req, path);
       const turn = state.next(body);
       if (turn.delayMs) await sleep(turn.delayMs);
+      if (turn.waitFor) await turn.waitFor;
       if (turn.error) {
         const { status, message } = turn.error;
         return json({ error: { message, type: ERROR_TYPES[status] ?? "server_error", code: null } }, status);
