@@ -4,6 +4,7 @@ import {
   DEFAULT_USAGE,
   FakeState,
   type FakeLLM,
+  type RecordedRequest,
   type ScriptedTurn,
   type SseEvent,
   endlessLineResponse,
@@ -15,6 +16,9 @@ import {
   textPieces,
   fakeHandle,
 } from "./fake-llm.ts";
+
+/** A request body as the fake parsed it: untyped wire data. */
+type WireBody = RecordedRequest["body"];
 
 export interface FakeOpenAIOptions {
   /** Model ids listed by `GET /v1/models`. */
@@ -71,13 +75,13 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 }
 
 /** The answer's limit the request sets, if any. */
-export function outputLimit(body: any): number | undefined {
+export function outputLimit(body: WireBody): number | undefined {
   const limit = body?.max_completion_tokens ?? body?.max_tokens;
   return typeof limit === "number" ? limit : undefined;
 }
 
 /** UTF-8 bytes / 4 of what a Chat Completions body sends as input: message texts, tool-call arguments, tool schemas. */
-export function inputTokens(body: any): number {
+export function inputTokens(body: WireBody): number {
   const bytes = (s: unknown) => (typeof s === "string" ? Buffer.byteLength(s, "utf8") : 0);
   let total = 0;
   for (const m of body?.messages ?? []) {
@@ -89,14 +93,14 @@ export function inputTokens(body: any): number {
 }
 
 /** What the turn reports: scripted, or the request's worst case; completion never past the request's limit. */
-function usageOf(turn: ScriptedTurn, body: any): { prompt: number; completion: number; cacheHit?: number } {
+function usageOf(turn: ScriptedTurn, body: WireBody): { prompt: number; completion: number; cacheHit?: number } {
   const limit = outputLimit(body);
   if (turn.worstCaseUsage) return { prompt: inputTokens(body), completion: limit ?? DEFAULT_USAGE.completion };
   const u = turn.usage ?? DEFAULT_USAGE;
   return limit === undefined ? u : { ...u, completion: Math.min(u.completion, limit) };
 }
 
-function usageBody(turn: ScriptedTurn, body: any) {
+function usageBody(turn: ScriptedTurn, body: WireBody) {
   const u = usageOf(turn, body);
   return {
     prompt_tokens: u.prompt,
@@ -111,7 +115,7 @@ function finishReason(turn: ScriptedTurn): string {
   return turn.toolCalls?.length ? "tool_calls" : "stop";
 }
 
-function streamEvents(turn: ScriptedTurn, model: string, includeUsage: boolean, body: any): SseEvent[] {
+function streamEvents(turn: ScriptedTurn, model: string, includeUsage: boolean, body: WireBody): SseEvent[] {
   const id = `chatcmpl-${crypto.randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -151,7 +155,7 @@ function streamEvents(turn: ScriptedTurn, model: string, includeUsage: boolean, 
   return events;
 }
 
-function completion(turn: ScriptedTurn, model: string, body: any) {
+function completion(turn: ScriptedTurn, model: string, body: WireBody) {
   const message: Record<string, unknown> = {
     role: "assistant",
     content: turn.text ?? null,
