@@ -1,7 +1,7 @@
 // The agent loop (docs/agent-loop.md): stream a model round, dispatch the tools it
 // asks for concurrently, feed the results back, until it answers or runs out
 // of iterations. It knows no sockets, files or tool meanings.
-import type { AssistantMessage, Message, Model, PartialReason, ToolCall, ToolMessage, ToolSchema, Usage } from "../model/types.ts";
+import type { AssistantMessage, Message, Model, ModelRequest, PartialReason, ToolCall, ToolMessage, ToolSchema, Usage } from "../model/types.ts";
 import { AnswerAssembler } from "./assemble.ts";
 import type { AgentEvent, RunResult, StopReason, ToolOutcome } from "./events.ts";
 import { addUsage } from "./usage.ts";
@@ -46,9 +46,17 @@ export interface RunOptions {
   onCompact?: (summary: string) => Promise<void> | void;
   /**
    * Asked before every model request: a reason (a budget that would be
-   * exceeded) ends the run with that error instead of making the request.
+   * exceeded) ends the run with that error instead of making the request; a
+   * grant may lower the request's output limit and is released once the
+   * request has ended (after its usage was yielded).
    */
-  beforeRequest?: () => string | undefined;
+  beforeRequest?: (request: ModelRequest) => string | RequestGrant | undefined;
+}
+
+/** A request allowed by the budgets (docs/usage.md): its output limit, and what to do once it has ended. */
+export interface RequestGrant {
+  maxTokens: number;
+  release(): void;
 }
 
 export const COMPACTED_NOTICE = "\n[context compacted]\n";
@@ -70,42 +78,49 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
 
   while (iterations < spec.maxIterations) {
     if (signal.aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
-    const refused = options.beforeRequest?.();
-    if (refused) return yield* done(finish("error", "", refused));
+    const request: ModelRequest = {
+      model: spec.model,
+      system: spec.systemPrompt,
+      messages: history,
+      tools: spec.tools.length > 0 ? spec.tools : undefined,
+      thinking: spec.thinking,
+      signal,
+    };
+    const grant = options.beforeRequest?.(request);
+    if (typeof grant === "string") return yield* done(finish("error", "", grant));
+    if (grant) request.maxTokens = grant.maxTokens;
     iterations++;
     const answer = new AnswerAssembler();
     let announced = false;
     try {
-      const stream = model.stream({
-        model: spec.model,
-        system: spec.systemPrompt,
-        messages: history,
-        tools: spec.tools.length > 0 ? spec.tools : undefined,
-        thinking: spec.thinking,
-        signal,
-      });
-      for await (const chunk of stream) {
-        answer.add(chunk);
-        if (chunk.type === "text" && chunk.text) yield { type: "text", text: chunk.text };
-        else if (chunk.type === "thinking" && chunk.text) yield { type: "thinking", text: chunk.text };
-        else if (chunk.type === "tool_call" && !announced) {
-          const names = answer.namedCalls();
-          if (names.length > 0) {
-            announced = true;
-            yield { type: "tool_names", names };
+      try {
+        for await (const chunk of model.stream(request)) {
+          answer.add(chunk);
+          if (chunk.type === "text" && chunk.text) yield { type: "text", text: chunk.text };
+          else if (chunk.type === "thinking" && chunk.text) yield { type: "thinking", text: chunk.text };
+          else if (chunk.type === "tool_call" && !announced) {
+            const names = answer.namedCalls();
+            if (names.length > 0) {
+              announced = true;
+              yield { type: "tool_names", names };
+            }
           }
         }
+      } catch (err) {
+        usage = addUsage(usage, answer.usage);
+        if (answer.usage) yield { type: "step_usage", usage: answer.usage };
+        grant?.release();
+        const aborted = signal.aborted;
+        await keepPartial(answer, aborted ? "interrupted" : "error", options);
+        if (aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
+        return yield* done(finish("error", "", errorText(err)));
       }
-    } catch (err) {
       usage = addUsage(usage, answer.usage);
+      // The consumer records the usage before it asks for the next event: spent first, hold released after.
       if (answer.usage) yield { type: "step_usage", usage: answer.usage };
-      const aborted = signal.aborted;
-      await keepPartial(answer, aborted ? "interrupted" : "error", options);
-      if (aborted) return yield* done(finish("aborted", lastText, abortText(signal)));
-      return yield* done(finish("error", "", errorText(err)));
+    } finally {
+      grant?.release();
     }
-    usage = addUsage(usage, answer.usage);
-    if (answer.usage) yield { type: "step_usage", usage: answer.usage };
 
     const calls = answer.toolCalls();
     if (answer.text === "" && calls.length === 0) {

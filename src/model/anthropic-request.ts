@@ -5,12 +5,11 @@ import type {
   MessageParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
+import { defaultMaxTokens, thinkingBudgetWithin } from "./output-limit.ts";
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "./tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "./types.ts";
 
-export const DEFAULT_MAX_TOKENS = 8192;
-/** Reasoning budget when thinking is on; max_tokens grows by as much so the answer keeps its room. */
-export const THINKING_BUDGET_TOKENS = 8192;
+export { DEFAULT_MAX_TOKENS, THINKING_BUDGET_TOKENS } from "./output-limit.ts";
 
 export type MessagesRequestBody = Omit<MessageCreateParamsBase, "stream">;
 
@@ -50,7 +49,7 @@ export function toMessagesRequest(request: ModelRequest): MessagesRequestBody {
   }
   const body: MessagesRequestBody = {
     model: request.model,
-    max_tokens: DEFAULT_MAX_TOKENS,
+    max_tokens: request.maxTokens ?? defaultMaxTokens(false),
     messages: turns.map((t): MessageParam => ({ role: t.role, content: t.content })),
   };
   if (system.length > 0) body.system = system.join("\n\n");
@@ -59,8 +58,13 @@ export function toMessagesRequest(request: ModelRequest): MessagesRequestBody {
     body.tool_choice = { type: "auto" };
   }
   if (request.thinking && thinkingAllowed(turns)) {
-    body.thinking = { type: "enabled", budget_tokens: THINKING_BUDGET_TOKENS };
-    body.max_tokens = DEFAULT_MAX_TOKENS + THINKING_BUDGET_TOKENS;
+    // A limit set by a budget holds reasoning and answer together; too small a one goes without reasoning.
+    const maxTokens = request.maxTokens ?? defaultMaxTokens(true);
+    const budget = thinkingBudgetWithin(maxTokens);
+    if (budget !== undefined) {
+      body.thinking = { type: "enabled", budget_tokens: budget };
+      body.max_tokens = maxTokens;
+    }
   }
   return body;
 }

@@ -1,6 +1,6 @@
 // Neutral request → Bedrock Converse / ConverseStream input (docs/agent-loop.md#model-request, docs/providers.md#thinking).
 import type { ContentBlock, ConverseRequest, Message as BedrockMessage, Tool } from "@aws-sdk/client-bedrock-runtime";
-import { DEFAULT_MAX_TOKENS, THINKING_BUDGET_TOKENS } from "./anthropic-request.ts";
+import { defaultMaxTokens, thinkingBudgetWithin } from "./output-limit.ts";
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "./tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "./types.ts";
 
@@ -35,7 +35,7 @@ export function toConverseRequest(request: ModelRequest): BedrockRequest {
   const body: BedrockRequest = {
     modelId: request.model,
     messages,
-    inferenceConfig: { maxTokens: DEFAULT_MAX_TOKENS },
+    inferenceConfig: { maxTokens: request.maxTokens ?? defaultMaxTokens(false) },
   };
   if (system.length > 0) body.system = [{ text: system.join("\n\n") }];
   if (request.tools && request.tools.length > 0) {
@@ -43,8 +43,12 @@ export function toConverseRequest(request: ModelRequest): BedrockRequest {
   }
   // Reasoning on Bedrock is a model-specific request field; Claude models take Anthropic's.
   if (request.thinking && /claude|anthropic/i.test(request.model)) {
-    body.additionalModelRequestFields = { thinking: { type: "enabled", budget_tokens: THINKING_BUDGET_TOKENS } };
-    body.inferenceConfig = { maxTokens: DEFAULT_MAX_TOKENS + THINKING_BUDGET_TOKENS };
+    const maxTokens = request.maxTokens ?? defaultMaxTokens(true);
+    const budget = thinkingBudgetWithin(maxTokens);
+    if (budget !== undefined) {
+      body.additionalModelRequestFields = { thinking: { type: "enabled", budget_tokens: budget } };
+      body.inferenceConfig = { maxTokens };
+    }
   }
   return body;
 }

@@ -24,6 +24,8 @@ export interface FallbackNotice {
 export interface FallbackModel extends Model {
   /** The route that answered the last call (or was tried last, when every one failed). */
   readonly current: Route;
+  /** Every model of the chain, in order. */
+  readonly routes: readonly Route[];
 }
 
 /** Whether a failure may move the step to the next model. */
@@ -46,6 +48,7 @@ export function withFallback(routes: readonly Route[], onFallback: (notice: Fall
   };
 
   return {
+    routes,
     get current() {
       return routes[index] ?? first;
     },

@@ -42,6 +42,11 @@ export function toGeminiRequest(request: ModelRequest): GeminiRequest {
     config.tools = [{ functionDeclarations: request.tools.map(toDeclaration) }];
   }
   if (request.thinking) config.thinkingConfig = { includeThoughts: true };
+  // Set by a budget (docs/usage.md); Gemini counts reasoning in its own tally, so it gets a share of the limit too.
+  if (request.maxTokens !== undefined) {
+    config.maxOutputTokens = request.maxTokens;
+    if (request.thinking) config.thinkingConfig = { includeThoughts: true, thinkingBudget: Math.floor(request.maxTokens / 2) };
+  }
   if (request.signal) config.abortSignal = request.signal;
   return { model: request.model, contents, config };
 }

@@ -45,8 +45,20 @@ function createClient(p: ProviderSettings, baseUrl: string, bodies: ErrorBodies)
   return new OpenAI({ ...common, baseURL: baseUrl });
 }
 
+/**
+ * The answer's limit as this endpoint takes it (set by a budget, docs/usage.md):
+ * OpenAI and Azure want `max_completion_tokens` (their reasoning models refuse
+ * `max_tokens`); the servers that copy the API know `max_tokens`.
+ */
+function outputLimitField(p: ProviderSettings, baseUrl: string): "max_completion_tokens" | "max_tokens" {
+  return p.kind === "azure" || new URL(baseUrl).hostname === "api.openai.com" ? "max_completion_tokens" : "max_tokens";
+}
+
 export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   const baseUrl = openAIBaseUrl(p);
+  const limitField = outputLimitField(p, baseUrl);
+  const limit = (request: ModelRequest): Record<string, number> =>
+    request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens };
   const bodies = new ErrorBodies();
   const client = createClient(p, baseUrl, bodies);
   const ctx: ErrorContext = {
@@ -64,7 +76,7 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {
       const completion = await client.chat.completions.create(
-        { ...toChatRequest(request), stream: false },
+        { ...toChatRequest(request), ...limit(request), stream: false },
         { signal: request.signal },
       );
       return fromChatCompletion(completion);
@@ -99,14 +111,14 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   const streamBody = (request: ModelRequest) =>
     serialized
       ? { model: request.model, messages: [], stream: true as const }
-      : { ...toChatRequest(request), stream: true as const, stream_options: { include_usage: true } };
+      : { ...toChatRequest(request), ...limit(request), stream: true as const, stream_options: { include_usage: true } };
   // The body the SDK sends, serialized by us (openai-request.ts chatRequestJson): a string
   // body with its content type is passed through verbatim.
   const streamOptions = (request: ModelRequest) =>
     serialized
       ? {
           signal: request.signal,
-          body: chatRequestJson(request, { stream: true, stream_options: { include_usage: true } }),
+          body: chatRequestJson(request, { ...limit(request), stream: true, stream_options: { include_usage: true } }),
           headers: JSON_CONTENT,
         }
       : { signal: request.signal };

@@ -69,6 +69,11 @@ export interface ModelRequest {
   tools?: readonly ToolSchema[];
   /** Ask the provider for reasoning (docs/providers.md#thinking). */
   thinking?: boolean;
+  /**
+   * The most tokens the answer may have, reasoning included (set when a
+   * budget is in force, docs/usage.md); undefined: the provider's default.
+   */
+  maxTokens?: number;
   signal?: AbortSignal;
 }
 

@@ -1,12 +1,12 @@
 // The host: what outlives a runtime reload — open sessions, pending ask_user
 // replies, the delegation limit — and runs delegated tasks (docs/tools.md#delegate).
-import type { ApprovalScope } from "./approval/gate.ts";
 import { AskRegistry } from "./asks.ts";
 import { runTurn } from "./run.ts";
 import { runtimeFor, type Runtime } from "./runtime.ts";
 import { Semaphore } from "./semaphore.ts";
 import { SessionTable } from "./sessions.ts";
-import type { TaskResult, TaskRunner } from "./tools/delegate.ts";
+import type { TaskInheritance, TaskResult, TaskRunner } from "./tools/delegate.ts";
+import { Holdings } from "./usage/reservations.ts";
 import type { UsageRecorder } from "./usage/step.ts";
 import type { ConversationIndex } from "./search/conversation-index.ts";
 import { ToolProcesses } from "./tool-processes.ts";
@@ -22,6 +22,8 @@ export class Host implements TaskRunner {
   taskTimeoutSecs = 300;
   /** Where each model round's usage goes (the daemon's ledger); none in bare runtimes. */
   usage?: UsageRecorder;
+  /** Worst cases held for model requests in flight under a budget, across every run (docs/usage.md). */
+  readonly inFlight = new Holdings();
   /** Conversation search, told of every message a run appends (the daemon's); none in bare runtimes. */
   searchIndex?: ConversationIndex;
   /** The current runtime; swapped atomically on reload. */
@@ -36,7 +38,7 @@ export class Host implements TaskRunner {
     this.taskTimeoutSecs = taskTimeoutSecs;
   }
 
-  async runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal, approval?: ApprovalScope): Promise<TaskResult> {
+  async runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal, from: TaskInheritance = {}): Promise<TaskResult> {
     const runtime = await runtimeFor(this.runtime, agent);
     if (!runtime.agents.has(agent)) return { error: `agent '${agent}' not registered` };
     let release: () => void;
@@ -60,7 +62,8 @@ export class Host implements TaskRunner {
           stopTools: signal,
           streaming: false,
           title: false,
-          approval,
+          approval: from.approval,
+          parentSpend: from.spend,
         });
         let next = await turn.next();
         while (!next.done) next = await turn.next();

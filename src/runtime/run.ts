@@ -22,7 +22,8 @@ import { dropInjected } from "./working-history.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
 import { ASK_TIMEOUT_MS, parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
-import { budgetRefusal, RunSpend } from "./usage/budget.ts";
+import { RunSpend } from "./usage/budget.ts";
+import { requestGate, type RequestGate } from "./usage/request-gate.ts";
 
 export interface TurnInput {
   content: string;
@@ -35,6 +36,8 @@ export interface TurnInput {
   streaming: boolean;
   /** Delegated runs: the approval scope inherited from the delegating run. */
   approval?: ApprovalScope;
+  /** Delegated runs: the delegating run's spend, whose per-run budgets the task counts toward. */
+  parentSpend?: RunSpend;
   /** Generate a title in the background when the session has none (default true). */
   title?: boolean;
   /** Background failures (title generation, persistence). */
@@ -124,7 +127,8 @@ export async function* runTurn(
   const dropped = fitToContext(session.history, runtime.models.contextLimit(modelName));
   if (dropped > 0) input.warn?.(`session ${session.id}: ${dropped} older messages left out of the request, past the context window of ${modelName}`);
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
-  const spend = new RunSpend();
+  const spend = new RunSpend(agent, input.parentSpend);
+  const gate: RequestGate = requestGate(runtime, host, spend, model.routes);
   // Priced and recorded as the model that answered the step (a fallback, when one was used).
   const recordStep = async (usage: Usage): Promise<void> => {
     const { provider, name } = model.current;
@@ -179,11 +183,11 @@ export async function* runTurn(
       signal: toolSignal,
       processes: host.toolProcesses,
       approval,
+      spend,
     }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
     signal: modelSignal,
-    beforeRequest: () =>
-      budgetRefusal(agent, spend, { limitUsd: runtime.dailyBudgetUsd, spentUsd: host.usage?.spentToday() ?? 0 }),
+    beforeRequest: (request) => gate(request),
     onStep: async (added) => {
       const batch = [...unsaved, ...added];
       unsaved = [];
@@ -191,13 +195,22 @@ export async function* runTurn(
     },
     compact: async (history) => {
       if (!compactionDue(agent, history, runtime.models.contextLimit(model.current.name))) return undefined;
+      // The summary is a request of this run: its cost counts, toward budgets too, and it reserves like any other.
+      const request = { ...compactionRequest(modelName, agent, history), signal: modelSignal };
+      const grant = gate(request);
+      if (typeof grant === "string") {
+        input.warn?.(`compaction of session ${session.id} skipped: ${grant}`);
+        return undefined;
+      }
+      if (grant) request.maxTokens = grant.maxTokens;
       try {
-        // The summary is a request of this run: its cost counts, toward budgets too.
-        return await summarise(model, { ...compactionRequest(modelName, agent, history), signal: modelSignal }, recordStep);
+        return await summarise(model, request, recordStep);
       } catch (err) {
         // A failed compaction is "no compaction" (docs/agent-loop.md#after-a-compaction): the run goes on as it was.
         input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
         return undefined;
+      } finally {
+        grant?.release();
       }
     },
     onCompact: (summary) =>
@@ -236,7 +249,7 @@ export async function* runTurn(
     ...result,
     provider: model.current.provider,
     model: model.current.name,
-    costUsd: spend.priced ? spend.usd : undefined,
+    costUsd: spend.priced ? spend.ownUsd : undefined,
   });
   yield emit({ type: "done", result: outcome });
   if (input.title !== false) maybeTitle(runtime, host, session, input.warn);
@@ -272,7 +285,7 @@ function scopedDispatcher(
   runtime: Runtime,
   host: Host,
   agent: AgentDefinition,
-  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; approval: ApprovalScope },
+  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; approval: ApprovalScope; spend: RunSpend },
 ): ToolDispatcher {
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
@@ -280,7 +293,7 @@ function scopedDispatcher(
       const refusal = await approveCall(host.asks, run.approval, agent.name, call, { timeoutMs: ASK_TIMEOUT_MS, signal: run.signal });
       if (refusal) return refusal;
       const policy = runtime.toolPolicy;
-      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, approval: run.approval };
+      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, approval: run.approval, spend: run.spend };
       const outcome = await runtime.tools.dispatch(call, context);
       return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },

@@ -9,6 +9,7 @@ import type { AgentDefinition } from "./agent-settings.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 import type { ToolProcesses } from "./tool-processes.ts";
 import type { ApprovalScope } from "./approval/gate.ts";
+import type { RunSpend } from "./usage/budget.ts";
 
 /** What a tool handler knows of the call beyond its arguments. */
 export interface ToolCallContext extends ToolContext {
@@ -23,6 +24,8 @@ export interface ToolCallContext extends ToolContext {
   processes?: ToolProcesses;
   /** The run's approval rules and who answers them (delegation hands them on). */
   approval?: ApprovalScope;
+  /** The run's spend: delegated tasks count toward its per-run budgets (docs/usage.md). */
+  spend?: RunSpend;
 }
 
 export interface Tool<I = unknown> {

@@ -10,6 +10,14 @@ export interface ScriptedTurn {
   thinking?: string;
   toolCalls?: { id: string; name: string; arguments: string }[];
   usage?: { prompt: number; completion: number; cacheHit?: number };
+  /**
+   * OpenAI fake: report the most usage the request allows, as a provider
+   * billing it to the limit would: prompt tokens counted from the body as
+   * UTF-8 bytes / 4 of its messages, tool calls and tool schemas (never more
+   * than the daemon's estimate of the same request), and completion tokens
+   * equal to its output limit. Overrides `usage`.
+   */
+  worstCaseUsage?: boolean;
   /** HTTP error response instead of an answer. */
   error?: { status: number; message: string };
   /** Streaming (Gemini, Bedrock): after the content, an error inside the stream instead of its end. */
@@ -18,6 +26,8 @@ export interface ScriptedTurn {
   cutAfterChunks?: number;
   /** Wait before responding. */
   delayMs?: number;
+  /** OpenAI fake: answer only once this settles (requests held in flight until the test lets them go). */
+  waitFor?: Promise<unknown>;
   /** Streaming: end the body cleanly without the end marker (no finish_reason/[DONE], no message_stop). */
   truncate?: boolean;
   /** Answer 200 with this body, which is not an event stream. */

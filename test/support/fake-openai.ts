@@ -4,6 +4,7 @@ import {
   DEFAULT_USAGE,
   FakeState,
   type FakeLLM,
+  type RecordedRequest,
   type ScriptedTurn,
   type SseEvent,
   endlessLineResponse,
@@ -15,6 +16,9 @@ import {
   textPieces,
   fakeHandle,
 } from "./fake-llm.ts";
+
+/** A request body as the fake parsed it: untyped wire data. */
+type WireBody = RecordedRequest["body"];
 
 export interface FakeOpenAIOptions {
   /** Model ids listed by `GET /v1/models`. */
@@ -52,6 +56,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       const { body } = await state.record(req, path);
       const turn = state.next(body);
       if (turn.delayMs) await sleep(turn.delayMs);
+      if (turn.waitFor) await turn.waitFor;
       if (turn.error) {
         const { status, message } = turn.error;
         return json({ error: { message, type: ERROR_TYPES[status] ?? "server_error", code: null } }, status);
@@ -60,22 +65,48 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (turn.endlessLine) return endlessLineResponse(state);
       const model = typeof body?.model === "string" ? body.model : "fake-model";
       if (body?.stream) {
-        const events = streamEvents(turn, model, body?.stream_options?.include_usage === true);
+        const events = streamEvents(turn, model, body?.stream_options?.include_usage === true, body);
         return state.sse(events, turn.cutAfterChunks, turn.stallAfterChunks);
       }
-      return json(completion(turn, model));
+      return json(completion(turn, model, body));
     },
   });
   return fakeHandle(server, state, "/v1");
 }
 
-function usageBody(turn: ScriptedTurn) {
+/** The answer's limit the request sets, if any. */
+export function outputLimit(body: WireBody): number | undefined {
+  const limit = body?.max_completion_tokens ?? body?.max_tokens;
+  return typeof limit === "number" ? limit : undefined;
+}
+
+/** UTF-8 bytes / 4 of what a Chat Completions body sends as input: message texts, tool-call arguments, tool schemas. */
+export function inputTokens(body: WireBody): number {
+  const bytes = (s: unknown) => (typeof s === "string" ? Buffer.byteLength(s, "utf8") : 0);
+  let total = 0;
+  for (const m of body?.messages ?? []) {
+    total += bytes(m.content);
+    for (const c of m.tool_calls ?? []) total += bytes(c.function?.arguments);
+  }
+  for (const t of body?.tools ?? []) total += bytes(JSON.stringify(t.function));
+  return Math.floor(total / 4);
+}
+
+/** What the turn reports: scripted, or the request's worst case; completion never past the request's limit. */
+function usageOf(turn: ScriptedTurn, body: WireBody): { prompt: number; completion: number; cacheHit?: number } {
+  const limit = outputLimit(body);
+  if (turn.worstCaseUsage) return { prompt: inputTokens(body), completion: limit ?? DEFAULT_USAGE.completion };
   const u = turn.usage ?? DEFAULT_USAGE;
+  return limit === undefined ? u : { ...u, completion: Math.min(u.completion, limit) };
+}
+
+function usageBody(turn: ScriptedTurn, body: WireBody) {
+  const u = usageOf(turn, body);
   return {
     prompt_tokens: u.prompt,
     completion_tokens: u.completion,
     total_tokens: u.prompt + u.completion,
-    prompt_tokens_details: { cached_tokens: turn.usage?.cacheHit ?? 0 },
+    prompt_tokens_details: { cached_tokens: u.cacheHit ?? 0 },
     completion_tokens_details: { reasoning_tokens: 0 },
   };
 }
@@ -84,7 +115,7 @@ function finishReason(turn: ScriptedTurn): string {
   return turn.toolCalls?.length ? "tool_calls" : "stop";
 }
 
-function streamEvents(turn: ScriptedTurn, model: string, includeUsage: boolean): SseEvent[] {
+function streamEvents(turn: ScriptedTurn, model: string, includeUsage: boolean, body: WireBody): SseEvent[] {
   const id = `chatcmpl-${crypto.randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -117,14 +148,14 @@ function streamEvents(turn: ScriptedTurn, model: string, includeUsage: boolean):
   events.push({ data: chunk({}, finishReason(turn)) });
   if (includeUsage) {
     events.push({
-      data: JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: usageBody(turn) }),
+      data: JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: usageBody(turn, body) }),
     });
   }
   events.push({ data: "[DONE]" });
   return events;
 }
 
-function completion(turn: ScriptedTurn, model: string) {
+function completion(turn: ScriptedTurn, model: string, body: WireBody) {
   const message: Record<string, unknown> = {
     role: "assistant",
     content: turn.text ?? null,
@@ -144,6 +175,6 @@ function completion(turn: ScriptedTurn, model: string) {
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(turn) }],
-    usage: usageBody(turn),
+    usage: usageBody(turn, body),
   };
 }

@@ -1,11 +1,15 @@
-// [system.budget] daily_usd: a warning event at 80 %, runs stopped before the
-// request that would pass it, and a restart that does not forget today's spend.
+// [system.budget] daily_usd: a warning event at 80 %, a request's output limit
+// lowered to what is left, runs stopped before the request that would pass
+// it, and a restart that does not forget today's spend.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Client } from "../../src/protocol/client.ts";
 import { AgentEventKind, type AgentEventMsg } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { cleanup, startDaemon, tempHome, type TestDaemon } from "../support/daemon.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
-import type { FakeLLM } from "../support/fake-llm.ts";
+import { isTitleRequest, type FakeLLM } from "../support/fake-llm.ts";
+import { outputLimit } from "../support/fake-openai.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 let fake: FakeLLM;
 let daemon: TestDaemon;
@@ -15,13 +19,13 @@ const config = (url: string) => `[provider.fake]
 api_key = "test-key"
 base_url = "${url}"
 models = ["fake-model"]
-prices = { "fake-model" = { input = 1, output = 0 } }
+prices = { "fake-model" = { input = 1, output = 1 } }
 
 [system.crab]
 model = "fake-model"
 
 [system.budget]
-daily_usd = 0.0025
+daily_usd = 0.01
 `;
 
 beforeAll(async () => {
@@ -37,8 +41,13 @@ afterAll(async () => {
   cleanup(home);
 });
 
-// $0.001 a step.
-const step = (id: string) => ({ toolCalls: [{ id, name: "no_such_tool", arguments: "{}" }], usage: { prompt: 1000, completion: 0 } });
+const ledger = (): { cost_usd: number }[] =>
+  readFileSync(join(home, "usage/ledger.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+const chatRequests = () => fake.requests.filter((r) => !isTitleRequest(r.body)).length;
+const spentUsd = () => ledger().reduce((s, l) => s + l.cost_usd, 0);
 
 test("passing 80 % of the daily budget sends one BUDGET_WARNING event", async () => {
   const watcher = await daemon.client();
@@ -57,21 +66,34 @@ test("passing 80 % of the daily budget sends one BUDGET_WARNING event", async ()
     for (let j = 0; j < 10 && dones === 0; j++) await Bun.sleep(10);
   }
   expect(warnings).toHaveLength(0);
-  fake.script(step("a1"), { text: "two steps", usage: { prompt: 1000, completion: 0 } });
+  // $0.004 (less than its worst case: the tool schemas alone estimate ~2k input tokens), then a step
+  // billed to its limit, which the daemon lowered to the ~$0.006 left.
+  fake.script(
+    { toolCalls: [{ id: "a1", name: "no_such_tool", arguments: "{}" }], usage: { prompt: 1000, completion: 3000 } },
+    { text: "two steps", worstCaseUsage: true },
+  );
   const first = await client.send({ agent: "crab", content: "spend", sender: "daily" });
-  expect(first.costUsd).toBeCloseTo(0.002, 12);
+  const lowered = outputLimit(fake.requests.at(-1)?.body) ?? 0;
+  expect(lowered).toBeLessThan(8192);
+  expect(lowered).toBeGreaterThan(256);
+  expect(first.costUsd ?? 0).toBeLessThanOrEqual(0.01);
+  expect(first.costUsd ?? 0).toBeGreaterThan(0.0099);
   for (let i = 0; i < 200 && warnings.length === 0; i++) await Bun.sleep(10);
   expect(warnings).toHaveLength(1);
-  expect(warnings[0].content).toContain("daily budget: $0.0020 of $0.0025");
+  expect(warnings[0].content).toMatch(/^daily budget: \$0\.0\d{3} of \$0\.0100 spent today \((99|100)%\)$/);
   expect(warnings[0].agent).toBe("crab");
   await watcher.close();
   await watching.catch(() => {});
 });
 
 test("a run stops before the request that would pass the daily budget", async () => {
-  // $0.002 spent: the first request may go ($0.003 would be known only after it), the next may not.
-  fake.script(step("b1"), step("b2"));
-  await expect(client.send({ agent: "crab", content: "more", sender: "daily" })).rejects.toThrow(/\[system\.budget\] daily_usd \(\$0\.0025\)/);
+  // Less is left than a request's input and the smallest answer: nothing is sent.
+  const before = chatRequests();
+  await expect(client.send({ agent: "crab", content: "more", sender: "daily" })).rejects.toThrow(
+    /budget \[system\.budget\] daily_usd \(\$0\.0100\) would be exceeded: spent today \$0\.0\d{3}; the next request needs/,
+  );
+  expect(chatRequests()).toBe(before);
+  expect(spentUsd()).toBeLessThanOrEqual(0.01);
 });
 
 test("after a restart today's spend still counts: the first request is refused", async () => {
@@ -79,7 +101,7 @@ test("after a restart today's spend still counts: the first request is refused",
   await daemon.stop();
   daemon = await startDaemon({ home, config: config(fake.url) });
   client = await daemon.client();
-  const before = fake.requests.length;
+  const before = chatRequests();
   await expect(client.send({ agent: "crab", content: "again", sender: "daily" })).rejects.toThrow(/daily_usd/);
-  expect(fake.requests.length).toBe(before);
+  expect(chatRequests()).toBe(before);
 });

@@ -1,6 +1,7 @@
 // `crabtalk usage`: what the runs cost, from the daemon's usage ledger.
 import type { Command } from "commander";
-import type { UsageRow } from "../../protocol/gen/crabtalk_pb.ts";
+import type { UsageReport, UsageRow } from "../../protocol/gen/crabtalk_pb.ts";
+import { usd } from "../../runtime/usage/budget.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";
@@ -27,12 +28,14 @@ export function registerUsageCommand(program: Command, conn: () => ConnectOption
     .option("--by <group>", `one row per ${GROUPS.join(" | ")}`)
     .option("-a, --agent <name>", "only this agent's runs")
     .option("-m, --model <name>", "only this model's requests")
-    .option("--json", "print {rows, total, prices_as_of} as JSON")
+    .option("--json", "print {rows, total, prices_as_of, reserved_usd, …} as JSON")
     .addHelpText(
       "after",
       `
 Costs come from each provider's prices in config.toml, else from the built-in
 price table (its date is printed); a model with neither shows "no price".
+The last line is today's spend and what model requests in flight hold
+against the budgets right now ("reserved").
 
 Examples:
   crabtalk usage --since 7d --by day
@@ -57,8 +60,17 @@ Examples:
         const rows = [...report.rows.map(cells), ...(total ? [cells(total)] : [])];
         console.log(formatTable([opts.by?.toUpperCase() ?? "", "REQUESTS", "IN", "CACHED", "OUT", "COST"], rows));
         console.log(`prices as of ${report.pricesAsOf}`);
+        console.log(todayLine(report));
       }),
     );
+}
+
+/** Today's spend and what requests in flight hold now, whatever the filters: `today: $0.0040 spent, $0.0030 reserved by 2 requests in flight, daily budget $0.0100`. */
+function todayLine(r: UsageReport): string {
+  const n = r.requestsInFlight;
+  const reserved = n === 0 ? "nothing reserved" : `${usd(r.reservedUsd)} reserved by ${n} request${n === 1 ? "" : "s"} in flight`;
+  const budget = r.dailyUsd === undefined ? "no daily budget" : `daily budget ${usd(r.dailyUsd)}`;
+  return `today: ${usd(r.spentTodayUsd)} spent, ${reserved}, ${budget}`;
 }
 
 function cells(r: UsageRow): string[] {

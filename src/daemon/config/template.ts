@@ -64,7 +64,7 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # compact_tool_max_len = 1024   # bytes kept of each tool result when compacting
 # run_timeout = 1800            # wall-clock seconds one run may take; 0 = no limit
 # approve = ["bash"]            # tool calls that wait for your yes (e.g. "bash:rm *"); docs/approvals.md
-# max_usd_per_run = 0.5         # a run stops before a request that would pass it
+# max_usd_per_run = 0.5         # a request goes only if its worst case fits (its delegated tasks count too)
 # max_tokens_per_run = 200000
 
 # Delegated tasks.
@@ -80,7 +80,8 @@ recall_limit = 5     # memory entries injected by auto-recall
 # read back from its file on the next message (0 keeps every one in memory).
 # [system.sessions]
 # unload_after = 600
-# Spending across all runs of all agents (docs/usage.md); a warning event at 80 %.
+# Spending across all runs of all agents (docs/usage.md): each request reserves its
+# worst case before it is sent, so runs at once cannot pass it; a warning event at 80 %.
 # [system.budget]
 # daily_usd = 5
 

@@ -22,9 +22,19 @@ export function usageHandlers(state: DaemonState): Handlers {
         model: req.model || undefined,
         groupBy,
       });
+      const held = state.host.inFlight;
       return {
         case: "usageReport",
-        value: { rows: summary.rows.map(wireRow), total: wireRow(summary.total), pricesAsOf: PRICES_AS_OF },
+        value: {
+          rows: summary.rows.map(wireRow),
+          total: wireRow(summary.total),
+          pricesAsOf: PRICES_AS_OF,
+          reservedUsd: held.usd,
+          reservedTokens: BigInt(Math.ceil(held.tokens)),
+          requestsInFlight: held.requests,
+          spentTodayUsd: state.host.usage?.spentToday() ?? 0,
+          dailyUsd: state.host.runtime.dailyBudgetUsd,
+        },
       };
     },
   };

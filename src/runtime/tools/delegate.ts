@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { delegatedScope, type ApprovalScope } from "../approval/gate.ts";
 import type { Tool } from "../tools.ts";
+import type { RunSpend } from "../usage/budget.ts";
 
 const input = z.object({
   tasks: z
@@ -16,10 +17,17 @@ export interface TaskResult {
   error?: string;
 }
 
+/** What a task inherits of the run that delegated it. */
+export interface TaskInheritance {
+  /** Its approve rules (docs/approvals.md). */
+  approval?: ApprovalScope;
+  /** Its spend: the task's requests count toward its per-run budgets too (docs/usage.md). */
+  spend?: RunSpend;
+}
+
 /** What delegation needs of the host: run one task to completion. */
 export interface TaskRunner {
-  /** `approval`: what the task inherits of the delegating run's approve rules (docs/approvals.md). */
-  runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal, approval?: ApprovalScope): Promise<TaskResult>;
+  runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal, from?: TaskInheritance): Promise<TaskResult>;
 }
 
 export function delegateTool(runner: TaskRunner): Tool<z.output<typeof input>> {
@@ -39,7 +47,7 @@ export function delegateTool(runner: TaskRunner): Tool<z.output<typeof input>> {
       const approval = ctx.approval && delegatedScope(ctx.approval, ctx.agentDef.name);
       const results = await Promise.all(
         tasks.map(async (t) => {
-          const r = await runner.runTask(t.agent, t.message, ctx.sender, ctx.signal, approval);
+          const r = await runner.runTask(t.agent, t.message, ctx.sender, ctx.signal, { approval, spend: ctx.spend });
           return { agent: t.agent, result: r.result ?? null, error: r.error ?? null };
         }),
       );
