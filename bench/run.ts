@@ -1,5 +1,5 @@
 // Benchmark entry (`bun run bench`). Usage:
-//   bun bench/run.ts [codec] [client] [ping] [startup] [agent] [send] [session] [search] [daemon] [soak] [conversation] [--quick] [--sequential-stops]
+//   bun bench/run.ts [codec] [client] [ping] [startup] [agent] [send] [session] [search] [daemon] [soak] [conversation] [memory] [--quick] [--sequential-stops]
 // Runs the named groups (default: all), prints one JSON object to stdout and
 // writes it to bench/results/latest.json. Progress goes to stderr.
 // --quick shortens every duration (smoke run). --sequential-stops makes each
@@ -13,6 +13,7 @@ import { clientTargets, runClient } from "./client.ts";
 import { runCodec } from "./codec.ts";
 import { conversationTarget, runConversation } from "./conversation.ts";
 import { stopAll } from "./daemon.ts";
+import { runMemory } from "./memory.ts";
 import { runPing } from "./ping.ts";
 import { runSend } from "./send.ts";
 import { runSearchBench } from "./search.ts";
@@ -22,7 +23,7 @@ import { runStartup } from "./startup.ts";
 import { runDaemonBench, targetTable } from "./targets.ts";
 import { progress, round } from "./stats.ts";
 
-const GROUPS = ["codec", "client", "ping", "startup", "agent", "send", "session", "search", "daemon", "soak", "conversation"] as const;
+const GROUPS = ["codec", "client", "ping", "startup", "agent", "send", "session", "search", "daemon", "soak", "conversation", "memory"] as const;
 type Group = (typeof GROUPS)[number];
 
 function usage(): string {
@@ -112,6 +113,8 @@ async function main(): Promise<number> {
       });
     } else if (group === "conversation") {
       report.conversation = await runConversation({ turns: quick ? 1000 : 10_000, block: quick ? 100 : 1000, warmup: 20, floorEvery: quick ? 10 : 50 });
+    } else if (group === "memory") {
+      report.memory = await runMemory({ quick });
     } else if (group === "search") {
       report.search = await runSearchBench({ conversations: 1000, rounds: quick ? 1 : 10 });
     } else {
