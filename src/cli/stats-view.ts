@@ -17,6 +17,8 @@ export function statsText(stats: DaemonStats, json: boolean): string {
     registered_agents: stats.registeredAgents,
     active_model: stats.activeModel,
     version: stats.version,
+    resident_bytes: Number(stats.residentBytes),
+    private_bytes: Number(stats.privateBytes),
   };
   if (json) return JSON.stringify(view);
   return [
@@ -25,5 +27,13 @@ export function statsText(stats: DaemonStats, json: boolean): string {
     `registered agents: ${view.registered_agents}`,
     `active model:      ${view.active_model || "(none: set [system.crab] model)"}`,
     `version:           ${view.version || "unknown"}`,
+    `memory:            ${memoryText(stats)}`,
   ].join("\n");
+}
+
+/** `42.1 MiB resident, 30.5 MiB private`; "unknown" from a daemon that does not report it. */
+export function memoryText(stats: Pick<DaemonStats, "residentBytes" | "privateBytes">): string {
+  const mib = (b: bigint) => `${(Number(b) / 1048576).toFixed(1)} MiB`;
+  if (stats.residentBytes === 0n) return "unknown";
+  return stats.privateBytes === 0n ? `${mib(stats.residentBytes)} resident` : `${mib(stats.residentBytes)} resident, ${mib(stats.privateBytes)} private`;
 }

@@ -48,9 +48,14 @@ test("ping and stats answer over the socket and over --tcp", async () => {
     const parsed = JSON.parse(stats.stdout);
     expect(parsed.active_model).toBe("gpt-4o");
     expect(parsed.registered_agents).toBe(1);
+    // The daemon's own memory, as /proc tells it: some MiB, private a part of resident.
+    expect(parsed.resident_bytes).toBeGreaterThan(8 * 1024 * 1024);
+    expect(parsed.private_bytes).toBeGreaterThan(0);
+    expect(parsed.private_bytes).toBeLessThanOrEqual(parsed.resident_bytes);
   }
   const human = await cli(["stats"]);
   expect(human.stdout).toContain("active model:      gpt-4o");
+  expect(human.stdout).toMatch(/^memory: +[\d.]+ MiB resident, [\d.]+ MiB private$/m);
 });
 
 test("config get prints redacted JSON, whole or one key", async () => {

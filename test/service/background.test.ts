@@ -34,12 +34,14 @@ test("start, status, send, logs, stop, status again", async () => {
   expect(status.stdout).toContain(`pid:           ${pidOf()}\n`);
   expect(status.stdout).toContain(`version:       ${pkg.version}\n`);
   expect(status.stdout).toMatch(/uptime: +\d+s\n/);
+  expect(status.stdout).toMatch(/memory: +[\d.]+ MiB resident, [\d.]+ MiB private\n/);
   expect(status.stdout).toContain(`home:          ${home}\n`);
   expect(status.stdout).toContain("active model:  fake-model\n");
   expect(status.stdout).toContain("run by:        background process\n");
   const json = JSON.parse((await cli(["status", "--json"])).stdout);
   expect(json).toMatchObject({ running: true, pid: pidOf(), version: pkg.version, home, active_model: "fake-model" });
   expect(json.tcp_port).toBeGreaterThan(0);
+  expect(json.resident_bytes).toBeGreaterThan(json.private_bytes);
 
   fake.script({ text: "hello from the fake" });
   const sent = await cli(["send", "hi"]);

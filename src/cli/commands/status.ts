@@ -4,7 +4,7 @@ import { connectClient, withClient, type ConnectOptions } from "../connect.ts";
 import { findManager, homeOf, readPid, readPort } from "../daemon-control.ts";
 import { VERSION } from "../../version.ts";
 import { action } from "./run.ts";
-import { formatDuration, statsText } from "../stats-view.ts";
+import { formatDuration, memoryText, statsText } from "../stats-view.ts";
 
 /** LSB: `status` exits 3 when the program is not running. */
 const NOT_RUNNING = 3;
@@ -36,6 +36,8 @@ export function registerStatusCommands(program: Command, conn: () => ConnectOpti
           socket: paths.socket,
           tcp_port: stats ? (readPort(paths) ?? null) : null,
           active_model: stats ? stats.activeModel || null : null,
+          resident_bytes: stats ? Number(stats.residentBytes) : null,
+          private_bytes: stats ? Number(stats.privateBytes) : null,
           run_by: service ? `${service.noun} ${service.definition}` : stats ? "background process" : null,
         };
         if (opts.json) {
@@ -52,6 +54,7 @@ export function registerStatusCommands(program: Command, conn: () => ConnectOpti
         console.log(`pid:           ${view.pid ?? "unknown"}`);
         console.log(`version:       ${view.version ?? "unknown"}${view.version && view.version !== VERSION ? ` (this CLI is ${VERSION}: run crabtalk restart)` : ""}`);
         console.log(`uptime:        ${formatDuration(view.uptime_secs ?? 0)}`);
+        console.log(`memory:        ${memoryText(stats)}`);
         console.log(`home:          ${paths.home}`);
         console.log(`socket:        ${paths.socket}`);
         console.log(`tcp:           ${view.tcp_port ? `127.0.0.1:${view.tcp_port}` : "unknown"}`);

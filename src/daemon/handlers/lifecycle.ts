@@ -10,6 +10,7 @@ import { didYouMean } from "../config/schema-keys.ts";
 import { changeConfig, parseJsonObject } from "../config-change.ts";
 import type { DaemonState } from "../state.ts";
 import { VERSION } from "../../version.ts";
+import { ownMemory } from "../own-memory.ts";
 
 export function lifecycleHandlers(state: DaemonState): Handlers {
   return {
@@ -23,6 +24,7 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
         registeredAgents: state.host.runtime.agents.size,
         activeModel: state.host.runtime.activeModel ?? "",
         version: VERSION,
+        ...ownMemory(),
       },
     }),
 

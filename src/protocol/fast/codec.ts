@@ -53,6 +53,8 @@ export const DaemonStats: MessageDesc = desc("DaemonStats", [
   u32(3, "registeredAgents"),
   s(4, "activeModel"),
   s(5, "version"),
+  { no: 50, name: "residentBytes", kind: "uint64" },
+  { no: 51, name: "privateBytes", kind: "uint64" },
 ]);
 export const SessionInfo: MessageDesc = desc("SessionInfo", [
   { no: 1, name: "id", kind: "uint64" },
