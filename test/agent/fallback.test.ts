@@ -9,7 +9,7 @@ import { runCli } from "../support/cli.ts";
 import { cleanup, startDaemon, type TestDaemon } from "../support/daemon.ts";
 import { startFakeAnthropic } from "../support/fake-anthropic.ts";
 import { startFakeGemini } from "../support/fake-gemini.ts";
-import { isTitleRequest, type FakeLLM, type ScriptedTurn } from "../support/fake-llm.ts";
+import { cutGate, isTitleRequest, type FakeLLM, type ScriptedTurn } from "../support/fake-llm.ts";
 import { providerTable } from "../support/llm-daemon.ts";
 
 let primary: FakeLLM;
@@ -99,8 +99,10 @@ test("an error that is not transient (401) does not fall back", async () => {
 });
 
 test("a stream cut after output was streamed does not fall back", async () => {
-  primary.script({ text: "partial answer that gets cut", cutAfterChunks: 2 });
-  const r = await runCli(["send", "--json", "cut"], { home: daemon.home });
+  // Cut once send has printed a chunk, so the output surely came before the cut.
+  const cut = cutGate();
+  primary.script({ text: "partial answer that gets cut", cutAfterChunks: 2, cutWhen: cut.when });
+  const r = await runCli(["send", "--json", "cut"], { home: daemon.home, onStdout: (soFar) => soFar.includes('"type":"chunk"') && cut.open() });
   const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
   expect(events.some((e) => e.type === "chunk")).toBe(true);
   expect(events.at(-1).error).toContain("provider 'primary'");

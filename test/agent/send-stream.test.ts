@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { DaemonError, type Client } from "../../src/protocol/client.ts";
 import type { StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { cleanup } from "../support/daemon.ts";
+import { cutGate, isTitleRequest } from "../support/fake-llm.ts";
 import { sessionLines } from "../support/session-files.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
 
@@ -90,7 +91,7 @@ for (const flavour of ["openai", "anthropic"] as const) {
     test("the model sees the history of the session on resume", async () => {
       await client.send({ agent: "crab", content: "remember 42", sender: "erin" });
       await client.send({ agent: "crab", content: "what number?", sender: "erin" });
-      const body = env.fake.requests.at(-1)!.body;
+      const body = env.fake.requests.filter((r) => !isTitleRequest(r.body)).at(-1)!.body;
       const texts = JSON.stringify(body.messages);
       expect(texts).toContain("remember 42");
       expect(texts).toContain("what number?");
@@ -125,11 +126,20 @@ for (const flavour of ["openai", "anthropic"] as const) {
     });
 
     test("a stream cut mid-way ends the run with an error and the daemon keeps serving", async () => {
-      env.fake.script({ text: "this answer will be cut short by the server", cutAfterChunks: 6 }); // past the first content chunk, so no retry
-      const events = await collect(client.stream({ agent: "crab", content: "cut", sender: "hank" }));
+      // Cut once this client has a chunk: past the first content chunk, so no retry.
+      const cut = cutGate();
+      env.fake.script({ text: "this answer will be cut short by the server", cutAfterChunks: 6, cutWhen: cut.when });
+      const chats = () => env.fake.requests.filter((r) => !isTitleRequest(r.body)).length;
+      const before = chats();
+      const events: StreamEvent["event"][] = [];
+      for await (const e of client.stream({ agent: "crab", content: "cut", sender: "hank" })) {
+        events.push(e.event);
+        if (e.event.case === "chunk") cut.open();
+      }
       const end = events.at(-1)!;
       if (end.case !== "end") throw new Error("no end");
-      expect(end.value.error).not.toBe("");
+      expect(end.value.error).toContain("provider 'fake'");
+      expect(chats() - before).toBe(1); // not retried
       env.fake.script({ text: "still here" });
       expect((await client.send({ agent: "crab", content: "again", sender: "hank" })).content).toBe("still here");
     });

@@ -8,22 +8,24 @@ import { daemonError } from "../support/daemon-error.ts";
 import { historyOf } from "../support/session-files.ts";
 import { cleanup, tempHome } from "../support/daemon.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
+import { until } from "../support/until.ts";
 
 const t = useLlmDaemon("openai");
 const sessionsDir = () => join(t.env.daemon.home, "sessions");
 
 /** Waits until the background title job has titled the session and renamed its file. */
 async function titled(session: bigint): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const info = (await t.client.sessions()).find((s) => s.id === session);
-    if (info?.title) {
-      const files = await t.client.listConversations(info.agent, info.createdBy);
-      if (files.some((f) => f.title !== "")) return;
-    }
-    await Bun.sleep(10);
-  }
-  throw new Error(`session ${session} got no title`);
+  await until(
+    async () => {
+      const info = (await t.client.sessions()).find((s) => s.id === session);
+      return !!info?.title && (await t.client.listConversations(info.agent, info.createdBy)).some((f) => f.title !== "");
+    },
+    { what: `the title of session ${session}` },
+  );
 }
+
+/** The body of the last chat request (streamed), not of a background title request that may land after it. */
+const lastChatBody = () => t.env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body;
 
 test("an unknown agent is 404 for Send and for Stream (one ErrorMsg, no start)", async () => {
   const e = await daemonError(t.client.send({ agent: "nobody", content: "hi" }));
@@ -57,7 +59,7 @@ test("Sessions lists open sessions; Kill forgets one and a second Kill is 404", 
   // A later resume loads the newest file again, into a new id, with its history.
   const again = await t.client.send({ agent: "crab", content: "back", sender: "lister" });
   expect(again.session).not.toBe(r.session);
-  expect(JSON.stringify(t.env.fake.requests.at(-1)!.body.messages)).toContain("hello");
+  expect(JSON.stringify(lastChatBody().messages)).toContain("hello");
 });
 
 test("ListConversations, GetConversationHistory and DeleteConversation work on files", async () => {
@@ -126,7 +128,7 @@ test("resume_file loads a conversation into a session bound to that file", async
 test("cwd of a request becomes the session's working directory", async () => {
   const dir = tempHome("crabtalk-cwd-");
   await t.client.send({ agent: "crab", content: "where?", sender: "cwd-user", cwd: dir });
-  expect(JSON.stringify(t.env.fake.requests.at(-1)!.body.messages)).toContain(`working_directory: ${dir}`);
+  expect(JSON.stringify(lastChatBody().messages)).toContain(`working_directory: ${dir}`);
   cleanup(dir);
 });
 
@@ -135,14 +137,15 @@ test("sends to one session are serialised; different sessions run in parallel", 
   const b = await t.client.send({ agent: "crab", content: "b0", sender: "par-b" });
   const streamed = () => t.env.fake.requests.filter((r) => r.body?.stream === true).length;
   const base = streamed();
-  t.env.fake.script({ text: "slow 1", delayMs: 800 }, { text: "slow 2", delayMs: 800 }, { text: "slow 3", delayMs: 800 });
+  // Each answer takes 1.5 s: long enough that a's second request, were it not held back, would be seen below.
+  t.env.fake.script({ text: "slow 1", delayMs: 1500 }, { text: "slow 2", delayMs: 1500 }, { text: "slow 3", delayMs: 1500 });
   const c1 = await t.env.daemon.client();
   const c2 = await t.env.daemon.client();
   const c3 = await t.env.daemon.client();
   const same1 = c1.send({ agent: "crab", content: "a1", session: a.session });
   const same2 = c2.send({ agent: "crab", content: "a2", session: a.session });
   const other = c3.send({ agent: "crab", content: "b1", session: b.session });
-  await Bun.sleep(400);
+  await until(() => streamed() - base >= 2, { what: "a request for each session" });
   // Two requests in flight (one per session), not three: a's second send waits its turn.
   expect(streamed() - base).toBe(2);
   const active = (await t.client.sessions()).filter((s) => s.active).map((s) => s.id);
@@ -152,6 +155,9 @@ test("sends to one session are serialised; different sessions run in parallel", 
   expect(lines.map((m) => m.content).slice(-4)).toEqual(["a1", lines.at(-3)!.content, "a2", lines.at(-1)!.content]);
   expect(lines.at(-4)!.role).toBe("user");
   expect(lines.at(-3)!.role).toBe("assistant");
+  // a's second request went out only once the first had its answer: it carries it.
+  const a2 = t.env.fake.requests.find((r) => r.body?.stream === true && r.body.messages.at(-1)?.content === "a2");
+  expect(JSON.stringify(a2?.body.messages)).toContain(lines.at(-3)!.content);
   for (const c of [c1, c2, c3]) await c.close();
 });
 

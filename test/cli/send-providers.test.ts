@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../support/cli.ts";
 import { cleanup } from "../support/daemon.ts";
-import { isTitleRequest } from "../support/fake-llm.ts";
+import { cutGate, isTitleRequest } from "../support/fake-llm.ts";
 import { TEST_KEY, startLlmDaemon, type LlmDaemon, type ProviderFlavour } from "../support/llm-daemon.ts";
 
 /** Where each wire format keeps the conversation, to find the tool result the model was sent. */
@@ -77,11 +77,18 @@ for (const flavour of ["google", "bedrock", "azure"] as const) {
     });
 
     test("a stream cut mid-answer ends the run with an error; the session file stays loadable", async () => {
-      env.fake.script({ text: "one two three four five six", cutAfterChunks: 3 });
-      const r = await cli(["send", "--json", "cut me"]);
+      // Cut once send has printed a chunk: past the first content, so no retry.
+      const cut = cutGate();
+      env.fake.script({ text: "one two three four five six", cutAfterChunks: 3, cutWhen: cut.when });
+      const before = chats().length;
+      const r = await runCli(["send", "--json", "cut me"], {
+        home: env.daemon.home,
+        onStdout: (soFar) => soFar.includes('"type":"chunk"') && cut.open(),
+      });
       const end = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).at(-1);
       expect(end.type).toBe("end");
       expect(end.error).toContain("provider 'fake'");
+      expect(chats().length - before).toBe(1);
       const dir = join(env.daemon.home, "sessions");
       for (const name of readdirSync(dir).filter((f) => f.endsWith(".jsonl"))) {
         for (const line of readFileSync(join(dir, name), "utf8").split("\n").filter(Boolean)) JSON.parse(line);

@@ -7,8 +7,9 @@ import type { StreamChunk } from "../../src/model/types.ts";
 import { startFakeAnthropic } from "../support/fake-anthropic.ts";
 import { startFakeBedrock } from "../support/fake-bedrock.ts";
 import { startFakeGemini } from "../support/fake-gemini.ts";
-import type { FakeLLM } from "../support/fake-llm.ts";
+import { cutGate, type FakeLLM } from "../support/fake-llm.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { until } from "../support/until.ts";
 import { KEY, assemble, collect, failure, modelFor } from "./helpers.ts";
 
 const hello = { model: "m", messages: [{ role: "user" as const, content: "hi" }] };
@@ -74,10 +75,14 @@ for (const { kind, start, settings } of servers) {
     });
 
     test("a stream cut after its first chunk fails without a retry; the chunks before the cut were delivered", async () => {
-      fake.script({ text: "one two three four five six", cutAfterChunks: 4 }, { text: "must not be used" });
+      const cut = cutGate(); // after this reader has a chunk, or the reset could overtake them all
+      fake.script({ text: "one two three four five six", cutAfterChunks: 4, cutWhen: cut.when }, { text: "must not be used" });
       const got: StreamChunk[] = [];
       const err = await failure(async () => {
-        for await (const c of model().stream(hello)) got.push(c);
+        for await (const c of model().stream(hello)) {
+          got.push(c);
+          if (c.type === "text") cut.open();
+        }
       });
       expect(err).toBeInstanceOf(ProviderError);
       expect(err.message).toContain(new URL(fake.url).host);
@@ -92,29 +97,34 @@ for (const { kind, start, settings } of servers) {
       expect(fake.requests.length).toBe(2);
     });
 
+    // The fake runs in this process, so its delay timer, set after the
+    // attempt's deadline, always fires after it: the first attempt times out
+    // however busy the machine. The deadline is generous so that an answer
+    // sent at once always beats it, even under load.
     test("a slow non-streaming answer times out per attempt, and the timeout is retried", async () => {
-      fake.script({ text: "late", delayMs: 1000 }, { text: "in time" });
-      expect((await model({ timeoutSecs: 0.2 }).complete(hello)).content).toBe("in time");
+      fake.script({ text: "late", delayMs: 5000 }, { text: "in time" });
+      expect((await model({ timeoutSecs: 1 }).complete(hello)).content).toBe("in time");
       expect(fake.requests.length).toBe(2);
     });
 
     test("opening a stream times out with `stream connection timed out`", async () => {
-      fake.script({ text: "late", delayMs: 1000 });
+      fake.script({ text: "late", delayMs: 5000 });
       const err = await failure(() => collect(model({ timeoutSecs: 0.2, maxRetries: 0 }).stream(hello)));
       expect(err.message).toStartWith("provider 'p': stream connection timed out");
       expect(fake.requests.length).toBe(1);
     });
 
     test("the timeout bounds only the opening of a stream", async () => {
-      // Chunks keep coming after the first one; the whole stream outlasts the timeout.
+      // The first chunk comes well within the timeout; the reader then holds
+      // the stream open past it (the scenario's pause) and still gets the rest.
       fake.script({ text: "a b c d e f g h i j k l m n o p q r s t", cutAfterChunks: undefined });
-      const m = model({ timeoutSecs: 0.05 });
+      const m = model({ timeoutSecs: 1, maxRetries: 0 });
       const chunks: StreamChunk[] = [];
       for await (const c of m.stream(hello)) {
-        chunks.push(c);
-        await Bun.sleep(10);
+        if (chunks.push(c) === 1) await Bun.sleep(1200);
       }
       expect(assemble(chunks).content).toBe("a b c d e f g h i j k l m n o p q r s t");
+      expect(fake.requests.length).toBe(1);
     });
 
     test("the API key never appears in an error message, even when the provider echoes it", async () => {
@@ -145,10 +155,13 @@ for (const { kind, start, settings } of servers) {
     });
 
     test("an abort by the caller stops the call without retries", async () => {
-      fake.script({ text: "late", delayMs: 500 }, { text: "no" });
+      fake.script({ text: "late", delayMs: 5000 }, { text: "no" });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-      const err = await failure(() => model().complete({ ...hello, signal: controller.signal }));
+      // Abort while the request is at the server (not before it is sent: Bedrock's SDK takes a while to sign it).
+      const call = failure(() => model().complete({ ...hello, signal: controller.signal }));
+      await until(() => fake.requests.length === 1, { what: "the request to reach the fake server" });
+      controller.abort();
+      const err = await call;
       expect(err).toBeInstanceOf(ProviderError);
       expect((err as ProviderError).kind).toBe("aborted");
       expect(fake.requests.length).toBe(1);

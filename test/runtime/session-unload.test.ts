@@ -6,17 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionTable } from "../../src/runtime/sessions.ts";
 import { useLlmDaemon } from "../support/llm-daemon.ts";
+import { until } from "../support/until.ts";
 
 const t = useLlmDaemon("openai", { extraConfig: "\n[system.sessions]\nunload_after = 1\n" });
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 20_000): Promise<T> {
-  for (const end = Date.now() + ms; ; ) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
+/** The deadline of each wait here: an unload takes up to unload_after plus a sweep; the index one up to 5 s more. */
+const wait = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>) => until(probe, { what, timeoutMs: 20_000 });
 
 test("only sessions idle for the limit, with no run holding them, are unloaded; they reload from the file", async () => {
   const dir = mkdtempSync(join(tmpdir(), "crabtalk-unload-"));
@@ -47,9 +42,9 @@ test("an unloaded session keeps its id and is read back from its file on the nex
   const { client, env } = t;
   const first = await client.send({ agent: "crab", content: "the code word is alpha", sender: "unload-user" });
   // Wait for the background title, which renames the file, so the edit below hits the final name.
-  const before = await until(async () => (await client.sessions()).find((s) => s.id === first.session && s.title !== "") ?? undefined, "the title");
+  const before = await wait("the title", async () => (await client.sessions()).find((s) => s.id === first.session && s.title !== "") ?? undefined);
   // Unloaded, it leaves the daemon: no longer listed.
-  await until(async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true), "the unload");
+  await wait("the unload", async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true));
 
   // Proof that the next run reads the file, not a copy in memory: change the file while unloaded.
   const file = (await client.listConversations("crab", "unload-user"))[0].filePath;
@@ -76,13 +71,13 @@ test("an unloaded conversation leaves nothing in the daemon, yet is found by sea
   const other = await client.send({ agent: "crab", content: "an unrelated chat", sender: `${sender}-2` });
   // Once the background title has renamed the file (its meta line is written first).
   const titled = async () => (await client.listConversations("crab", sender)).find((c) => !c.filePath.endsWith("_1.jsonl"))?.filePath;
-  const file = await until(titled, "the title");
+  const file = await wait("the title", titled);
   expect((await client.searchSessions({ query: "zanzibar", limit: 5 })).map((h) => h.filePath)).toEqual([file]);
 
   // Idle past unload_after: no session left in memory, and the search index dropped too.
   const searched = indexUnloads();
-  await until(async () => ((await client.getStats()).activeSessions === 0 ? true : undefined), "no open session");
-  await until(() => (indexUnloads() > searched ? true : undefined), "the search index unload");
+  await wait("no open session", async () => ((await client.getStats()).activeSessions === 0 ? true : undefined));
+  await wait("the search index unload", () => (indexUnloads() > searched ? true : undefined));
   expect((await client.sessions()).map((s) => s.id)).not.toContain(first.session);
 
   // Search reads the index back and finds it where it was.
@@ -97,10 +92,10 @@ test("an unloaded conversation leaves nothing in the daemon, yet is found by sea
   expect((await client.getStats()).activeSessions).toBe(1);
 
   // By identity (no id, no new_chat) and by file, once unloaded again: still that same session.
-  await until(async () => ((await client.getStats()).activeSessions === 0 ? true : undefined), "the second unload");
+  await wait("the second unload", async () => ((await client.getStats()).activeSessions === 0 ? true : undefined));
   const byIdentity = await client.send({ agent: "crab", content: "and again?", sender });
   expect(byIdentity.session).toBe(first.session);
-  await until(async () => ((await client.getStats()).activeSessions === 0 ? true : undefined), "the third unload");
+  await wait("the third unload", async () => ((await client.getStats()).activeSessions === 0 ? true : undefined));
   const byFile = await client.send({ agent: "crab", content: "once more", resumeFile: file.split("/").at(-1)! });
   expect(byFile.session).toBe(first.session);
   // Another identity's unloaded session is its own.
@@ -110,7 +105,7 @@ test("an unloaded conversation leaves nothing in the daemon, yet is found by sea
 test("killing an unloaded session forgets its id", async () => {
   const { client } = t;
   const first = await client.send({ agent: "crab", content: "short lived", sender: "unload-killed" });
-  await until(async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true), "the unload");
+  await wait("the unload", async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true));
   await client.kill(first.session);
   await expect(client.send({ agent: "crab", content: "still there?", session: first.session })).rejects.toThrow("not found");
   await expect(client.kill(first.session)).rejects.toThrow("not found");
@@ -119,12 +114,8 @@ test("killing an unloaded session forgets its id", async () => {
 test("a session whose file is gone while unloaded ends its next run with an error naming <home>, not the home's path", async () => {
   const { client, env } = t;
   const first = await client.send({ agent: "crab", content: "soon forgotten", sender: "unload-gone" });
-  await until(async () => (await client.sessions()).find((s) => s.id === first.session && s.title !== "") ?? undefined, "the title");
-  const log = join(env.daemon.home, "logs/daemon.log");
-  const unloads = () => readFileSync(log, "utf8").split("unloaded idle sessions").length;
-  await Bun.sleep(1100); // idle for unload_after: the next sweep unloads it
-  const before = unloads();
-  await until(() => (unloads() > before ? true : undefined), "the unload");
+  await wait("the title", async () => (await client.sessions()).find((s) => s.id === first.session && s.title !== "") ?? undefined);
+  await wait("the unload", async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true));
   rmSync((await client.listConversations("crab", "unload-gone"))[0].filePath);
 
   let error = "";
@@ -144,9 +135,9 @@ test("a title that lands after its session was unloaded renames the file the ses
     const first = await client.send({ agent: "crab", content: "name this later", sender });
     const createdAt = JSON.parse(readFileSync((await client.listConversations("crab", sender))[0].filePath, "utf8").split("\n")[0]).created_at;
     // Unloaded while the title request is still out.
-    await until(async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true), "the unload");
+    await wait("the unload", async () => ((await client.sessions()).some((s) => s.id === first.session) ? undefined : true));
     const titled = async () => (await client.listConversations("crab", sender)).find((c) => c.filePath.endsWith("_slow-title.jsonl"))?.filePath;
-    const file = await until(titled, "the title");
+    const file = await wait("the title", titled);
     expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0])).toMatchObject({ title: "Slow Title", created_at: createdAt, created_by: sender });
     const again = await client.send({ agent: "crab", content: "still you?", session: first.session });
     expect(again.session).toBe(first.session);

@@ -8,6 +8,7 @@ import type { Client } from "../../src/protocol/client.ts";
 import type { StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { cleanup } from "../support/daemon.ts";
 import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
+import { until } from "../support/until.ts";
 
 let env: LlmDaemon;
 let client: Client;
@@ -59,14 +60,20 @@ test("a bash call runs in the session's cwd; its output reaches the client and t
 
 test("three calls in one step run concurrently and report in completion order", async () => {
   const dir = mkdtempSync(join(work, "par-"));
-  // Each call marks its start; the slow one lists the marks when it ends, so it can
-  // only see all three if the others started while it was still running.
+  const pids = mkdtempSync(join(work, "pids-"));
+  // Each call marks its start. Instead of sleeps that a busy machine reorders,
+  // mid ends only once fast is gone (reaped by the daemon) and slow only once
+  // mid is: the completion order is fixed, and slow, listing the marks at its
+  // end, can see all three only if the others ran while it was still running
+  // (if they ran one after another, slow gives up after 20 s and sees itself).
+  const after = (name: string) =>
+    `for i in $(seq 2000); do [ -s ${pids}/${name} ] && ! kill -0 "$(cat ${pids}/${name})" 2>/dev/null && break; sleep 0.01; done`;
   env.fake.script(
     {
       toolCalls: [
-        bash("slow", `touch ${dir}/slow; sleep 0.3; ls ${dir}`),
-        bash("fast", `touch ${dir}/fast; sleep 0.1; echo fast`),
-        bash("mid", `touch ${dir}/mid; sleep 0.2; echo mid`),
+        bash("slow", `touch ${dir}/slow; ${after("mid")}; ls ${dir}`),
+        bash("fast", `echo $$ > ${pids}/fast; touch ${dir}/fast; echo fast`),
+        bash("mid", `echo $$ > ${pids}/mid; touch ${dir}/mid; ${after("fast")}; echo mid`),
       ],
     },
     { text: "all done" },
@@ -95,9 +102,8 @@ test("a bash command that never ends is killed at its timeout with all its child
   if (result.case !== "toolResult") throw new Error("no result");
   expect(result.value.isError).toBe(true);
   expect(JSON.parse(result.value.output)).toEqual({ stdout: "", stderr: "bash timed out after 1 seconds", exit_code: -1 });
-  await Bun.sleep(100);
-  const ps = Bun.spawnSync(["ps", "-eo", "pid,args"]).stdout.toString();
-  expect(ps.split("\n").filter((l) => l.includes(marker) && !l.includes("ps -eo"))).toEqual([]);
+  const left = () => Bun.spawnSync(["ps", "-eo", "pid,args"]).stdout.toString().split("\n").filter((l) => l.includes(marker) && !l.includes("ps -eo"));
+  await until(() => left().length === 0, { what: "the timed-out command's processes to be gone" });
 });
 
 test("bash output beyond the cap is cut and marked", async () => {

@@ -36,7 +36,7 @@ export async function startFakeBedrock(): Promise<FakeLLM> {
       const turn = state.next({ stream: streaming, messages: body?.messages });
       if (turn.delayMs) await sleep(turn.delayMs);
       if (turn.error) return errorResponse(turn.error.status, turn.error.message);
-      if (streaming) return state.frames(streamFrames(turn), "application/vnd.amazon.eventstream", turn.cutAfterChunks);
+      if (streaming) return state.frames(streamFrames(turn), "application/vnd.amazon.eventstream", turn);
       return json(converse(turn));
     },
   });

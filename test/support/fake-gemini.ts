@@ -44,7 +44,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       const model = decodeURIComponent(route[1] ?? "");
       if (streaming) {
         if (url.searchParams.get("alt") !== "sse") return errorResponse(400, "this fake streams only with alt=sse");
-        return state.sse(streamEvents(turn, model), turn.cutAfterChunks);
+        return state.sse(streamEvents(turn, model), turn);
       }
       return json(response(turn, model, allParts(turn), true));
     },

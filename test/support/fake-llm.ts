@@ -24,6 +24,13 @@ export interface ScriptedTurn {
   streamError?: { status: number; message: string };
   /** Streaming: send this many SSE chunks then destroy the connection. */
   cutAfterChunks?: number;
+  /**
+   * With `cutAfterChunks`: cut only once this settles. A reset that arrives
+   * together with the data before it makes the client drop that data (then the
+   * stream failed before any output, and is retried), so a test that needs
+   * the output to land first settles this when its client has seen a chunk.
+   */
+  cutWhen?: Promise<unknown>;
   /** Wait before responding. */
   delayMs?: number;
   /** OpenAI fake: answer only once this settles (requests held in flight until the test lets them go). */
@@ -38,6 +45,18 @@ export interface ScriptedTurn {
   hugeText?: number;
   /** Streaming: one `data:` line that never ends (64 KiB pieces, no newline) until the client goes away. */
   endlessLine?: boolean;
+}
+
+/** How a streamed answer ends early: the ScriptedTurn fields the stream writers read. */
+export type StreamShape = Pick<ScriptedTurn, "cutAfterChunks" | "stallAfterChunks" | "cutWhen">;
+
+/**
+ * A promise to pass as `cutWhen`, and the function that settles it: call
+ * `open()` once the client has seen output, so the cut comes after it.
+ */
+export function cutGate(): { when: Promise<void>; open: () => void } {
+  const { promise, resolve } = Promise.withResolvers<void>();
+  return { when: promise, open: () => resolve() };
 }
 
 const HUGE_PIECE = "x".repeat(64 * 1024);
@@ -148,22 +167,24 @@ export class FakeState {
   }
 
   /**
-   * An SSE response writing `events` in order. With `cutAfter`, the body
-   * errors after that many events, which makes Bun reset the connection
-   * without the closing chunk (the client sees ECONNRESET mid-body). With
-   * `stallAfter`, the body sends that many events and then nothing, open.
+   * An SSE response writing `events` in order. With `cutAfterChunks`, the
+   * body errors after that many events (once `cutWhen` settles), which makes
+   * Bun reset the connection without the closing chunk (the client sees
+   * ECONNRESET mid-body). With `stallAfterChunks`, the body sends that many
+   * events and then nothing, open.
    */
-  sse(events: SseEvent[], cutAfter?: number, stallAfter?: number): Response {
+  sse(events: SseEvent[], shape: StreamShape = {}): Response {
     const encoder = new TextEncoder();
     const frames = events.map((ev) => ({
       bytes: encoder.encode((ev.event ? `event: ${ev.event}\n` : "") + `data: ${ev.data}\n\n`),
       content: ev.content,
     }));
-    return this.frames(frames, "text/event-stream", cutAfter, stallAfter);
+    return this.frames(frames, "text/event-stream", shape);
   }
 
   /** A streamed response writing `frames` in order, cut or stalled as `sse` is. */
-  frames(frames: { bytes: Uint8Array; content?: boolean }[], contentType: string, cutAfter?: number, stallAfter?: number): Response {
+  frames(frames: { bytes: Uint8Array; content?: boolean }[], contentType: string, shape: StreamShape = {}): Response {
+    const { cutAfterChunks: cutAfter, stallAfterChunks: stallAfter, cutWhen } = shape;
     let i = 0;
     let firstContentSeen = false;
     const state = this;
@@ -172,8 +193,10 @@ export class FakeState {
         if (cutAfter !== undefined) {
           // Let what was written reach the socket before the cut; Bun
           // otherwise coalesces it with the reset and the client sees none.
+          // Only `cutWhen` makes that certain on a busy machine.
           await sleep(1);
           if (i >= cutAfter) {
+            await cutWhen;
             // Erroring the body resets the connection mid-response (no
             // argument: Bun then logs nothing).
             controller.error();

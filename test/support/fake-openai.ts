@@ -66,7 +66,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       const model = typeof body?.model === "string" ? body.model : "fake-model";
       if (body?.stream) {
         const events = streamEvents(turn, model, body?.stream_options?.include_usage === true, body);
-        return state.sse(events, turn.cutAfterChunks, turn.stallAfterChunks);
+        return state.sse(events, turn);
       }
       return json(completion(turn, model, body));
     },

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { MAIN } from "../support/daemon.ts";
 import { startFakeSetup, type FakeSetup } from "../cli/fake-setup.ts";
+import { until } from "../support/until.ts";
 
 let s: FakeSetup;
 beforeAll(async () => {
@@ -13,20 +14,15 @@ afterAll(async () => {
   await s.stop();
 });
 
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await check()) return;
-    await Bun.sleep(10);
-  }
-  throw new Error(`never happened: ${what}`);
-}
+/** Each check may start a CLI process, slow on a busy machine: a generous deadline. */
+const waitFor = (what: string, check: () => boolean | Promise<boolean>) => until(check, { what, timeoutMs: 20_000 });
 
 let answersBefore = 0;
 
 /** The id of `sender`'s session once a run holds it and the stalled answer has begun. */
 async function runningSession(sender: string): Promise<number> {
   let id: number | undefined;
-  await until(`a run of ${sender}`, async () => {
+  await waitFor(`a run of ${sender}`, async () => {
     if (s.fake.firstChunkSentAt.length <= answersBefore) return false;
     const sessions = JSON.parse((await s.cli(["sessions", "--json"])).stdout) as { id: number; created_by: string; active: boolean }[];
     id = sessions.find((x) => x.created_by === sender && x.active)?.id;
@@ -54,7 +50,7 @@ test("crabtalk cancel SESSION stops the run; the send reports it and the partial
   const sent = await sending;
   expect(sent.code).toBe(1);
   expect(sent.stderr).toContain("run cancelled");
-  await until("the partial answer is on disk", () => s.sessionFiles("crab_cli-cancel_")[0].messages.some((m) => m.partial === "interrupted"));
+  await waitFor("the partial answer is on disk", () => s.sessionFiles("crab_cli-cancel_")[0].messages.some((m) => m.partial === "interrupted"));
   // Nothing to cancel any more: still fine. An unknown session: 404.
   expect((await s.cli(["cancel", String(id)])).code).toBe(0);
   const unknown = await s.cli(["cancel", "999999"]);
@@ -92,14 +88,14 @@ test("Ctrl-C in chat cancels the answer in the daemon; chat goes on, and Ctrl-C 
   await proc.stdin.flush();
   await runningSession("cli-ctrl-c");
   proc.kill("SIGINT");
-  await until("the partial answer is on disk", () =>
+  await waitFor("the partial answer is on disk", () =>
     s.sessionFiles("crab_cli-ctrl-c_")[0].messages.some((m) => m.partial === "interrupted"),
   );
   proc.stdin.write("next\n");
   await proc.stdin.flush();
-  await until("the next answer", () => s.sessionFiles("crab_cli-ctrl-c_")[0].messages.some((m) => m.content === "ok"));
+  await waitFor("the next answer", () => s.sessionFiles("crab_cli-ctrl-c_")[0].messages.some((m) => m.content === "ok"));
   // Saved is not yet ended: a Ctrl-C before chat has the stream's end would cancel that answer, not exit.
-  await until("chat back at its prompt after the answer", () => printed.endsWith("ok\n"));
+  await waitFor("chat back at its prompt after the answer", () => printed.endsWith("ok\n"));
   proc.kill("SIGINT");
   expect(await proc.exited).toBe(0);
   expect(await stderr).toContain("answer cancelled; what it had said is kept in the session as interrupted");

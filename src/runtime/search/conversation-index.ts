@@ -177,6 +177,10 @@ export class ConversationIndex {
     if (!old || !name || !this.loaded) return;
     const file = this.isLoaded ? this.files.get(old) : undefined;
     if (!file) {
+      // A read of the old name may be under way (a run appended just before
+      // the title came) and would add it back once done: read it again after
+      // that, which finds it gone and drops it.
+      this.readLater(old);
       this.readLater(name);
       return;
     }
@@ -190,8 +194,10 @@ export class ConversationIndex {
   removed(path: string): void {
     const name = this.nameOf(path);
     if (!name) return;
-    this.pending.delete(name);
     this.drop(name);
+    // A read of it under way would add it back: read it again after, which finds it gone.
+    if (this.loaded) this.readLater(name);
+    else this.pending.delete(name);
   }
 
   /** Best conversation first: each with its best message and one message either side. */
