@@ -2,7 +2,7 @@
 // calls and starts ExecStart with only the unit's environment, as systemd would.
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, cleanup, tempHome } from "../support/daemon.ts";
 import { runCli } from "../support/cli.ts";
@@ -34,7 +34,8 @@ test("start writes the unit, reloads and enables it, and waits until the daemon 
 
     const unit = readFileSync(unitPath, "utf8");
     expect(unit).toContain(`ExecStart="${process.execPath}" "${MAIN}" "daemon"\n`);
-    expect(unit).toContain(`WorkingDirectory="${home}"\n`);
+    // The user's home, never the crabtalk home (the tool sandbox hides it).
+    expect(unit).toContain(`WorkingDirectory="${process.env.HOME || homedir()}"\n`);
     expect(unit).toContain(`Environment="CRABTALK_HOME=${home}"\n`);
     expect(unit).toContain(`Environment="PATH=${env.PATH}"\n`);
     expect(unit).toContain("Restart=on-failure\nRestartSec=3\n");
