@@ -87,12 +87,13 @@ function bashResults(from: number): BashResult[] {
   return out;
 }
 
-const PWD = { toolCalls: [{ id: "p1", name: "bash", arguments: JSON.stringify({ command: "pwd" }) }] };
+const bashCall = (command: string) => ({ toolCalls: [{ id: "p1", name: "bash", arguments: JSON.stringify({ command }) }] });
+const PWD = bashCall("pwd");
 
-/** A Stream without `cwd` (as a raw protocol client or a component sends it) whose model calls bash `pwd`. */
-async function pwdOf(agent: string): Promise<BashResult> {
+/** A Stream without `cwd` (as a raw protocol client or a component sends it) whose model calls bash `command`. */
+async function pwdOf(agent: string, command = "pwd"): Promise<BashResult> {
   const from = fake.requests.length;
-  fake.script(PWD, { text: "done" });
+  fake.script(bashCall(command), { text: "done" });
   for await (const e of client.stream({ agent, content: "where are you?", sender: "cwd-test", newChat: true })) void e;
   const [result] = bashResults(from);
   return result!;
@@ -106,6 +107,17 @@ test("the background daemon's own working directory is the user's home", () => {
 test("a run without cwd runs bash in the user's home, sandboxed", async () => {
   expect(await pwdOf("crab")).toEqual({ stdout: `${user}\n`, stderr: "", exit_code: 0 });
   expect(await pwdOf("plain")).toEqual({ stdout: `${user}\n`, stderr: "", exit_code: 0 });
+});
+
+test("working in the user's home, bash still cannot see or write its credential stores nor ~/.crabtalk", async () => {
+  mkdirSync(join(user, ".ssh"));
+  writeFileSync(join(user, ".ssh/id_ed25519"), "PRIVATE KEY MATERIAL");
+  mkdirSync(join(user, ".crabtalk"));
+  writeFileSync(join(user, ".crabtalk/config.toml"), "# the default home's config");
+  const r = await pwdOf("crab", "echo $(ls -A .ssh | wc -l) $(ls -A .crabtalk | wc -l); cat .ssh/id_ed25519; echo planted > .ssh/planted || echo refused; echo ok > note.txt && echo wrote");
+  expect(r.stdout).toBe("0 0\nrefused\nwrote\n");
+  expect(readFileSync(join(user, ".ssh/id_ed25519"), "utf8")).toBe("PRIVATE KEY MATERIAL");
+  expect(readFileSync(join(user, "note.txt"), "utf8")).toBe("ok\n");
 });
 
 test("an agent's cwd key is where its runs without cwd work; a cwd the client sends still wins", async () => {
