@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { userInfo } from "node:os";
-import { DEFAULT_TCP_PORT, defaultHome, homePaths, resolveHome, type HomePaths } from "../daemon/paths.ts";
+import { DEFAULT_TCP_PORT, defaultHome, homePaths, resolveHome, userHome, type HomePaths } from "../daemon/paths.ts";
 import { detectManager, type NoManager, type ServiceManager } from "../service/managers.ts";
 import { DAEMON_LABEL, type ServiceSpec } from "../service/spec.ts";
 import { connectClient } from "./connect.ts";
@@ -85,7 +85,8 @@ export async function daemonServiceSpec(paths: HomePaths, env: Env): Promise<Ser
     label: DAEMON_LABEL,
     description: "crabtalk agent daemon",
     argv: [...selfCommand(), "daemon"],
-    workingDirectory: paths.home,
+    // The user's home: what the daemon runs must never start in the crabtalk home, which the tool sandbox hides.
+    workingDirectory: userHome(env),
     env: serviceEnv,
     logFile: outFile(paths),
     memoryMax: service.memory_max,
@@ -120,7 +121,7 @@ function outFile(paths: HomePaths): string {
 }
 
 /** Starts the daemon detached; the returned function tells whether it has exited already. */
-function spawnDetached(paths: HomePaths): () => boolean {
+function spawnDetached(paths: HomePaths, env: Env): () => boolean {
   mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
   // Truncated at each start: it holds only what this daemon printed outside daemon.log.
   const out = openSync(outFile(paths), "w", 0o600);
@@ -128,7 +129,7 @@ function spawnDetached(paths: HomePaths): () => boolean {
   const child = spawn(self[0]!, [...self.slice(1), "daemon"], {
     detached: true,
     stdio: ["ignore", out, out],
-    cwd: paths.home,
+    cwd: userHome(env),
     env: { ...process.env, CRABTALK_LOG_STDERR: "0" },
   });
   child.unref();
@@ -157,7 +158,7 @@ export async function startDaemon(say: Say, env: Env = process.env): Promise<voi
   // launchd writes stderr to a file of its own: keep log lines in daemon.log only.
   if (manager.kind === "launchd") spec.env.CRABTALK_LOG_STDERR = "0";
   let exited = () => false;
-  if (manager.kind === "none") exited = spawnDetached(paths);
+  if (manager.kind === "none") exited = spawnDetached(paths, env);
   else await manager.install(spec);
   if (!(await waitFor(true, START_WAIT_MS, exited))) {
     if (exited()) {

@@ -29,6 +29,8 @@ import { LOCAL_SOURCE, packageRepos, resolveAgents, resolveMcps } from "./packag
 import { sandboxedArgv } from "../runtime/tools/sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { skillDirs } from "./skill-dirs.ts";
+import { userHome } from "./paths.ts";
+import { resolveWorkingDir } from "./config/working-dir.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { expandConfig, type Env } from "./config/expand.ts";
 import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
@@ -94,13 +96,17 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   const sourcedAgents = resolveAgents(withConfigAgents(manifestAgents(paths.localManifest), config.agents, warn), installed, warn);
   const agentConfigs = Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, a.config]));
   const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: agentConfigs, home: paths.home, env: options.env, log });
-  // Servers marked `sandbox = true` run under the system-wide tool sandbox, in the daemon's directory
+  // Where runs without a directory of their own work, and stdio MCP servers start:
+  // the user's home, never the crabtalk home (the sandbox hides it) nor wherever the daemon was started.
+  const workDir = userHome(options.env);
+  // Servers marked `sandbox = true` run under the system-wide tool sandbox
   // (decided only for such a server: the decision may have to try the sandbox, a process start).
   const mcpSpecs = mcpServerSpecs(
     resolveMcps(manifestMcps(paths.localManifest), installed, warn),
     config.disabled.mcps,
     options.env,
-    (argv) => sandboxedArgv(policy.sandboxFor(""), process.cwd(), argv),
+    workDir,
+    (argv) => sandboxedArgv(policy.sandboxFor(""), workDir, argv),
     warn,
   );
   // The MCP SDK is loaded only when there is a server to connect.
@@ -156,12 +162,17 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
     return repo ? listSkillInfos([{ path: repo, source: id, sourceKind: "package" }], []).map((s) => s.name) : undefined;
   };
   const composeAgents = (warn: (m: string) => void) => {
-    const settings = (a: AgentConfig, source?: string) => ({ ...toAgentSettings(a, packageSkills, warn), source });
+    // A `cwd` that names no directory fails the build (start or reload) with the key that names it.
+    const settings = (a: AgentConfig, key: string, source?: string) => ({
+      ...toAgentSettings(a, packageSkills, warn),
+      source,
+      cwd: a.cwd === undefined ? undefined : resolveWorkingDir(a.cwd, options.env, `${where(source)}: ${key}.cwd`),
+    });
     return buildAgents({
       hooks,
-      crab: settings(config.system.crab),
+      crab: settings(config.system.crab, "system.crab"),
       identityFile: paths.crabMd,
-      manifestAgents: Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, settings(a.config, a.source)])),
+      manifestAgents: Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, settings(a.config, `agents.${n}`, a.source)])),
       promptDirs: [{ path: paths.localAgents, source: LOCAL_SOURCE }, ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source }))],
       promptFiles: Object.fromEntries([...sourcedAgents].flatMap(([n, a]) => (a.promptFile ? [[n, a.promptFile]] : []))),
       warn,
@@ -186,7 +197,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
     activeModel,
     noModelHint: noModelHint(paths.config, models.models().map((m) => m.name)),
     home: paths.home,
-    cwd: process.cwd(),
+    cwd: workDir,
     toolPolicy: policy,
   };
   if (!background) return runtime;
@@ -214,6 +225,12 @@ function withConfigAgents(
     }
   }
   return merged;
+}
+
+/** The file (or package) an agent's keys were read from, for config errors. */
+function where(source: string | undefined): string {
+  if (source === undefined) return "config.toml";
+  return source === LOCAL_SOURCE ? "local/CrabTalk.toml" : `package ${source}`;
 }
 
 function toSettings(name: string, p: ProviderConfig): ProviderSettings {

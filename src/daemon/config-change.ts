@@ -6,6 +6,7 @@ import { badRequest, internal } from "../protocol/errors.ts";
 import { ConfigError } from "./config/error.ts";
 import { parseConfigText } from "./config/load.ts";
 import { writeFileAtomic } from "./config/write.ts";
+import { checkAgentCwds } from "./config/working-dir.ts";
 import type { DaemonState } from "./state.ts";
 
 /** Validation failures are 400 with the config's message; everything else is 500. */
@@ -14,7 +15,7 @@ export async function changeConfig(state: DaemonState, edit: (text: string) => s
   let next: string;
   try {
     next = edit(previous);
-    parseConfigText(next);
+    checkAgentCwds(parseConfigText(next).config, state.env);
   } catch (err) {
     if (err instanceof ConfigError) throw badRequest(err.message);
     throw err;

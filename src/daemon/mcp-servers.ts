@@ -1,6 +1,7 @@
 // Which MCP servers a runtime connects to (docs/mcp.md#connecting): the enabled
 // servers of the local manifest, then of installed packages (first name wins),
 // expanded; stdio servers marked `sandbox = true` wrapped in the tool sandbox.
+// Stdio servers start in `cwd` (the user's home), never the crabtalk home.
 // Components found through run/<name>.port files are the discovery's
 // (components/discovery.ts), connected without a reload.
 import type { McpServerSpec } from "../runtime/mcp/types.ts";
@@ -18,6 +19,7 @@ export function mcpServerSpecs(
   servers: readonly SourcedMcp[],
   disabled: readonly string[],
   env: Env,
+  cwd: string,
   sandbox: SandboxWrap = (argv) => ({ argv }),
   warn: (message: string) => void = () => {},
 ): McpServerSpec[] {
@@ -35,7 +37,7 @@ export function mcpServerSpecs(
       }
       [command, ...args] = wrapped.argv;
     }
-    specs.push({ name: s.name, command, args, env: s.env, url: s.url || undefined });
+    specs.push({ name: s.name, command, args, env: s.env, url: s.url || undefined, ...(command && !s.url ? { cwd } : {}) });
   }
   return specs;
 }

@@ -39,6 +39,16 @@ export function resolveHome(env: Record<string, string | undefined> = process.en
   return defaultHome(env);
 }
 
+/**
+ * The user's home directory (`$HOME`): where the daemon and whatever it runs
+ * work when nothing names a directory. Never the crabtalk home, which the tool
+ * sandbox hides (docs/security.md).
+ */
+export function userHome(env: Record<string, string | undefined> = process.env): string {
+  const base = env.HOME || nodeOs().homedir();
+  return isPlainAbsolute(base) ? base : nodePath().resolve(base);
+}
+
 /** `~/.crabtalk`: the home when `$CRABTALK_HOME` is not set. */
 export function defaultHome(env: Record<string, string | undefined> = process.env): string {
   const base = env.HOME || nodeOs().homedir();

@@ -27,6 +27,8 @@ export interface AgentSettings {
   runTimeoutSecs: number;
   /** Approve rules: calls that wait for the user's yes (docs/approvals.md). */
   approve: string[];
+  /** Absolute working directory of runs whose client names none (docs/config.md); absent = the user's home. */
+  cwd?: string;
 }
 
 export const DEFAULT_RUN_TIMEOUT_SECS = 30 * 60;

@@ -38,6 +38,8 @@ export interface TurnInput {
   approval?: ApprovalScope;
   /** Delegated runs: the delegating run's spend, whose per-run budgets the task counts toward. */
   parentSpend?: RunSpend;
+  /** This run's working directory (a cron's own `cwd`), over the session's. */
+  cwd?: string;
   /** Generate a title in the background when the session has none (default true). */
   title?: boolean;
   /** Background failures (title generation, persistence). */
@@ -79,7 +81,7 @@ export async function* runTurn(
   const scene: RunScene | undefined = agent && {
     agent,
     agents: [...runtime.agents.values()],
-    cwd: session.cwd ?? runtime.cwd,
+    cwd: workingDirectory(runtime, session, input, agent?.cwd),
     home: runtime.home,
     sender: input.sender,
     session: session.id,
@@ -254,6 +256,15 @@ export async function* runTurn(
   yield emit({ type: "done", result: outcome });
   if (input.title !== false) maybeTitle(runtime, host, session, input.warn);
   return outcome;
+}
+
+/**
+ * Where a run works (docs/config.md): the directory the run or its client
+ * named, else the agent's `cwd` key, else the user's home — never the
+ * daemon's own working directory, which may be the crabtalk home.
+ */
+function workingDirectory(runtime: Runtime, session: Session, input: TurnInput, agentCwd: string | undefined): string {
+  return input.cwd ?? session.cwd ?? agentCwd ?? runtime.cwd;
 }
 
 /**

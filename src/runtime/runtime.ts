@@ -49,7 +49,7 @@ export interface Runtime {
   /** Message used when no model can be chosen at all. */
   readonly noModelHint: string;
   readonly home: string;
-  /** Default working directory for tools. */
+  /** Working directory of runs that name none and whose agent has no `cwd`: the user's home (docs/config.md). */
   readonly cwd: string;
   /** The tools' environment, secrets and sandbox; absent = the daemon's environment, no sandbox. */
   readonly toolPolicy?: ToolPolicy;

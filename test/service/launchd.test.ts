@@ -30,7 +30,7 @@ test("start writes the agent plist and bootstraps it in the user's GUI domain; s
     expect(plist).toContain(
       `<key>ProgramArguments</key>\n\t<array>\n\t\t<string>${process.execPath}</string>\n\t\t<string>${MAIN}</string>\n\t\t<string>daemon</string>\n\t</array>`,
     );
-    expect(plist).toContain(`<key>WorkingDirectory</key>\n\t<string>${home}</string>`);
+    expect(plist).toContain(`<key>WorkingDirectory</key>\n\t<string>${userHome}</string>`);
     expect(plist).toContain(`<key>PATH</key>\n\t\t<string>${env.PATH}</string>`);
     expect(plist).not.toContain("CRABTALK_HOME");
     expect(plist).toContain("<key>RunAtLoad</key>\n\t<true/>");

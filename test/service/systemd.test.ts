@@ -2,7 +2,7 @@
 // calls and starts ExecStart with only the unit's environment, as systemd would.
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, cleanup, tempHome } from "../support/daemon.ts";
 import { runCli } from "../support/cli.ts";
@@ -40,8 +40,9 @@ test("start writes the unit, reloads and enables it, and waits until the daemon 
 
     const unit = readFileSync(unitPath, "utf8");
     expect(unit).toContain(`ExecStart="${process.execPath}" "${MAIN}" "daemon"\n`);
-    // systemd takes WorkingDirectory= whole: a quoted path is "not absolute" to it.
-    expect(unit).toMatch(/^WorkingDirectory=\/\S*$/m);
+    // The user's home, never the crabtalk home (the tool sandbox hides it), bare:
+    // systemd takes WorkingDirectory= whole, and a quoted path is "not absolute" to it.
+    expect(unit).toContain(`WorkingDirectory=${process.env.HOME || homedir()}\n`);
     expect(unit).toContain(`Environment="CRABTALK_HOME=${home}"\n`);
     expect(unit).toContain(`Environment="PATH=${env.PATH}"\n`);
     expect(unit).toContain("Restart=on-failure\nRestartSec=3\n");
@@ -76,13 +77,17 @@ test("a home whose path has a space and a % still gives a unit systemd accepts, 
   const parent = mkdtempSync(join(tmpdir(), "crabtalk-odd-"));
   homes.push(parent);
   const home = join(parent, "my crab%home");
-  const cli = (args: string[]) => runCli(args, { home, env: sm.env({ XDG_CONFIG_HOME: xdg, CRABTALK_SERVICE_MANAGER: "" }) });
+  // The unit's working directory is the user's home: give that one a space and a % too.
+  const userHome = join(parent, "my user%home");
+  mkdirSync(userHome);
+  const cli = (args: string[]) => runCli(args, { home, env: sm.env({ XDG_CONFIG_HOME: xdg, CRABTALK_SERVICE_MANAGER: "", HOME: userHome }) });
   try {
     const started = await cli(["start"]);
     expect(started.stderr).toBe("");
     expect(started.code).toBe(0);
     const unit = readFileSync(unitPath, "utf8");
     expect(unit).toContain(`Environment="CRABTALK_HOME=${home.replace(/%/g, "%%")}"\n`);
+    expect(unit).toContain(`WorkingDirectory=${userHome.replace(/%/g, "%%")}\n`);
     expect(systemdVerify(unitPath)).toEqual({ code: 0, output: "" });
     expect((await cli(["ping"])).code).toBe(0);
   } finally {

@@ -1,6 +1,6 @@
 // `crabtalk cron list|add|delete`: skills fired into a session on a schedule.
 import type { Command } from "commander";
-import { parseSessionId } from "../args.ts";
+import { parseDirectory, parseSessionId } from "../args.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";
@@ -16,6 +16,8 @@ export function registerCronCommands(program: Command, conn: () => ConnectOption
 Schedules are cron expressions in UTC: 5 fields (min hour dom month dow) or
 6/7 with seconds first (and a year last). Each firing sends /<skill> to the
 session as the sender "cron"; the answer goes to the session's history.
+A firing runs in the entry's --cwd, else in the directory the session was
+last given, else in the agent's cwd key, else in your home directory.
 
 Examples:
   crabtalk cron add "0 */2 * * *" check-feeds --session 3
@@ -38,8 +40,9 @@ Examples:
           String(c.session),
           c.quietStart && c.quietEnd ? `${c.quietStart}-${c.quietEnd}` : "",
           c.once ? "once" : "",
+          c.cwd,
         ]);
-        console.log(formatTable(["ID", "SCHEDULE", "SKILL", "SESSION", "QUIET", ""], rows));
+        console.log(formatTable(["ID", "SCHEDULE", "SKILL", "SESSION", "QUIET", "", "CWD"], rows));
       }),
     );
 
@@ -51,8 +54,9 @@ Examples:
     .requiredOption("-s, --session <id>", "target session", parseSessionId)
     .option("--quiet <HH:MM-HH:MM>", "quiet hours in local time: no firing inside them")
     .option("--once", "fire once, then delete the entry")
+    .option("--cwd <dir>", "working directory of each firing (default: the session's, kept across restarts)", parseDirectory)
     .action(
-      action(async (schedule: string, skill: string, opts: { session: bigint; quiet?: string; once?: boolean }) => {
+      action(async (schedule: string, skill: string, opts: { session: bigint; quiet?: string; once?: boolean; cwd?: string }) => {
         let quietStart: string | undefined;
         let quietEnd: string | undefined;
         if (opts.quiet) {
@@ -61,7 +65,7 @@ Examples:
           [quietStart, quietEnd] = [m[1], m[2]];
         }
         const created = await withClient(conn(), (c) =>
-          c.createCron({ schedule, skill, session: opts.session, quietStart, quietEnd, once: Boolean(opts.once) }),
+          c.createCron({ schedule, skill, session: opts.session, quietStart, quietEnd, once: Boolean(opts.once), cwd: opts.cwd }),
         );
         console.log(`cron ${created.id} added: /${created.skill} on '${created.schedule}' into session ${created.session}`);
       }),

@@ -8,7 +8,7 @@ import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import { detectManager } from "../../service/managers.ts";
 import type { ServiceSpec } from "../../service/spec.ts";
 import type { Env } from "../config/expand.ts";
-import type { HomePaths } from "../paths.ts";
+import { userHome, type HomePaths } from "../paths.ts";
 import { commandLaunch } from "../packages/commands.ts";
 import { listInstalled } from "../packages/installed.ts";
 import type { CommandConfig } from "../packages/manifest.ts";
@@ -53,7 +53,8 @@ export class Services {
       label,
       description: `crabtalk component ${name}${cmd.description ? `: ${cmd.description}` : ""}`,
       argv: launch.argv,
-      workingDirectory: this.paths.home,
+      // The user's home, as the daemon's: never the crabtalk home (docs/packages.md).
+      workingDirectory: userHome(this.env),
       env: { PATH: this.env.PATH ?? "", CRABTALK_HOME: this.paths.home, ...launch.env },
       logFile: this.paths.serviceLog(name),
       origin: `Written by the crabtalk daemon (StartService '${name}'); \`crabtalk service stop ${name}\` removes it.`,

@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { ConfigError } from "./error.ts";
 import { expandVars } from "./expand.ts";
 import { configSchema, type DaemonConfig } from "./schema.ts";
+import { checkAgentCwds } from "./working-dir.ts";
 
 export interface LoadedConfig {
   /** The document as written (references unexpanded), for GetConfig and edits. */
@@ -125,5 +126,6 @@ export function loadConfigFile(
   }
   const loaded = parseConfigText(text, source);
   checkModelPaths(loaded.config, env, source);
+  checkAgentCwds(loaded.config, env, source);
   return loaded;
 }

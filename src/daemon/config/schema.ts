@@ -142,6 +142,8 @@ export const agentConfigSchema = z.object(
     sandbox: sandboxMode.optional(),
     writable: names.optional(),
     network: flag.optional(),
+    // Ours (docs/config.md): where runs work when the client names no directory; `~` = the user's home.
+    cwd: text.optional(),
     // Wall-clock seconds one run may take; 0 = no limit.
     run_timeout: count.default(1800),
     approve: approveRules.default([]),

@@ -1,5 +1,7 @@
 // Firing a cron entry (docs/cron.md#firing): a Send-like run of `/<skill>` with
 // sender `cron` in the entry's session; the reply goes nowhere but history.
+// It runs in the entry's own directory when it has one (sessions forget theirs
+// at a restart), else where any run naming none does (docs/config.md).
 import { basename } from "node:path";
 import type { Host } from "../../runtime/host.ts";
 import type { Session } from "../../runtime/sessions.ts";
@@ -27,7 +29,7 @@ export async function cronSession(host: Host, entry: CronEntry): Promise<Session
 export async function fireCron(host: Host, entry: CronEntry, retarget: (session: bigint) => void, warn: (m: string) => void): Promise<void> {
   const session = await cronSession(host, entry);
   retarget(session.id);
-  const outcome = await startTurn(host, session, { content: `/${entry.skill}`, sender: CRON_SENDER, streaming: false, warn }).outcome;
+  const outcome = await startTurn(host, session, { content: `/${entry.skill}`, sender: CRON_SENDER, streaming: false, cwd: entry.cwd, warn }).outcome;
   if (outcome.stopReason === "error" || outcome.stopReason === "aborted") {
     warn(`cron ${entry.id} (/${entry.skill}) in session ${session.id} (${basename(session.filePath)}) failed: ${outcome.error}`);
   }

@@ -17,6 +17,8 @@ export interface CronEntry {
   agent: string;
   sender: string;
   file: string;
+  /** Ours: the absolute directory each firing runs in (docs/protocol.md "Cron"); absent = the session's. */
+  cwd?: string;
 }
 
 export function loadCrons(path: string, warn: (m: string) => void): CronEntry[] {
@@ -48,6 +50,7 @@ export function loadCrons(path: string, warn: (m: string) => void): CronEntry[] 
       agent: String(raw.agent ?? ""),
       sender: String(raw.sender ?? ""),
       file: String(raw.file ?? ""),
+      ...(typeof raw.cwd === "string" && raw.cwd !== "" ? { cwd: raw.cwd } : {}),
     });
   }
   return entries;
@@ -65,6 +68,7 @@ export function saveCrons(path: string, entries: readonly CronEntry[]): void {
     agent: e.agent,
     sender: e.sender,
     file: e.file,
+    ...(e.cwd !== undefined ? { cwd: e.cwd } : {}),
   }));
   const tmp = `${path}.tmp`;
   writeFileSync(tmp, cron.length > 0 ? stringify({ cron }) + "\n" : "");

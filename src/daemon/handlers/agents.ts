@@ -13,6 +13,8 @@ import { changeConfig } from "../config-change.ts";
 import { setTable } from "../config/table-edit.ts";
 import { didYouMean } from "../config/schema-keys.ts";
 import type { DaemonState } from "../state.ts";
+import type { Env } from "../config/expand.ts";
+import { resolveWorkingDir } from "../config/working-dir.ts";
 
 const AGENT_NAME = /^[A-Za-z0-9-]{1,64}$/;
 /** Names of agents that came from prompt files may hold more (`_`, `.`) but never a path. */
@@ -79,7 +81,7 @@ export function agentHandlers(state: DaemonState): Handlers {
 
     createAgent: async ({ name, config }) => {
       checkName(name);
-      const table = parseAgentConfig(config);
+      const table = parseAgentConfig(config, state.env);
       checkModel(table);
       if (inManifest(name)) throw badRequest(`agent '${name}' already exists in the local manifest`);
       writeManifestAgent(state.paths.localManifest, name, table);
@@ -91,7 +93,7 @@ export function agentHandlers(state: DaemonState): Handlers {
 
     updateAgent: async ({ name, config }) => {
       if (!inManifest(name)) throw notFound(`agent '${name}' not found in local manifest`);
-      const table = parseAgentConfig(config);
+      const table = parseAgentConfig(config, state.env);
       checkModel(table);
       writeManifestAgent(state.paths.localManifest, name, table);
       await reload();
@@ -147,6 +149,7 @@ function agentConfigJson(a: AgentDefinition): Record<string, unknown> {
     approve: a.approve,
     ...(a.maxUsdPerRun !== undefined ? { max_usd_per_run: a.maxUsdPerRun } : {}),
     ...(a.maxTokensPerRun !== undefined ? { max_tokens_per_run: a.maxTokensPerRun } : {}),
+    ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
   };
 }
 
@@ -158,7 +161,7 @@ function checkName(name: string): void {
 }
 
 /** The docs/agents.md#agent-config-json JSON as a manifest table (defaults applied, model omitted when unset). */
-function parseAgentConfig(json: string): Record<string, unknown> {
+function parseAgentConfig(json: string, env: Env): Record<string, unknown> {
   let raw: unknown;
   try {
     raw = json.trim() === "" ? {} : JSON.parse(json);
@@ -169,6 +172,13 @@ function parseAgentConfig(json: string): Record<string, unknown> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw badRequest(`invalid agent config: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  if (parsed.data.cwd !== undefined) {
+    try {
+      resolveWorkingDir(parsed.data.cwd, env, "invalid agent config: cwd");
+    } catch (err) {
+      throw badRequest((err as Error).message);
+    }
   }
   const { model, ...rest }: AgentConfig = parsed.data;
   return model ? { model, ...rest } : rest;

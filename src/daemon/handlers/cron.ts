@@ -9,6 +9,7 @@ import { listSkillInfos } from "../../runtime/skills/discover.ts";
 import { didYouMean } from "../config/schema-keys.ts";
 import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
+import { resolveWorkingDir } from "../config/working-dir.ts";
 
 const info = (e: CronEntry) => ({
   id: e.id,
@@ -18,6 +19,7 @@ const info = (e: CronEntry) => ({
   quietStart: e.quietStart ?? "",
   quietEnd: e.quietEnd ?? "",
   once: e.once,
+  cwd: e.cwd ?? "",
 });
 
 export function cronHandlers(state: DaemonState): Handlers {
@@ -40,6 +42,15 @@ export function cronHandlers(state: DaemonState): Handlers {
       }
       const session = state.host.sessions.get(req.session);
       if (!session) throw notFound(`session ${req.session} not found`);
+      // The entry keeps a directory of its own: the one asked for, else the one the session's client named.
+      let cwd = session.cwd;
+      if (req.cwd) {
+        try {
+          cwd = resolveWorkingDir(req.cwd, state.env, "cwd");
+        } catch (err) {
+          throw badRequest((err as Error).message);
+        }
+      }
       const entry = state.crons.create({
         schedule: req.schedule,
         skill: req.skill,
@@ -50,6 +61,7 @@ export function cronHandlers(state: DaemonState): Handlers {
         agent: session.agent,
         sender: session.createdBy,
         file: basename(session.filePath),
+        cwd,
       });
       return { case: "cronInfo", value: info(entry) };
     },

@@ -63,7 +63,7 @@ export async function* installCommand(
       return async () => {};
     }
     yield { kind: "step", text: `installing ${crate} with cargo…` };
-    for await (const line of runStreaming(["cargo", "install", crate], { cwd: home, env, what: `cargo install ${crate}` })) {
+    for await (const line of runStreaming(["cargo", "install", crate], { cwd: env.HOME || homedir(), env, what: `cargo install ${crate}` })) {
       yield { kind: "setup_output", text: line };
     }
     return async () => {

@@ -19,6 +19,7 @@ import { needsRepository, readPackageManifest, type PackageManifest } from "./ma
 import { resolveAgents, resolveMcps } from "./resolve.ts";
 import { runSetupPrompt, runSetupScript } from "./setup.ts";
 import { scriptEnv } from "./script-env.ts";
+import { userHome } from "../paths.ts";
 
 export type { Progress } from "./commands.ts";
 
@@ -51,7 +52,7 @@ export async function* installPackage(state: DaemonState, req: InstallRequest): 
     if (script) {
       yield step("running setup script…");
       const env = scriptEnv(state.env, { CRABTALK_HOME: paths.home });
-      for await (const line of runSetupScript(script, repo, repo ?? paths.home, env)) yield { kind: "setup_output", text: line };
+      for await (const line of runSetupScript(script, repo, repo ?? userHome(state.env), env)) yield { kind: "setup_output", text: line };
     }
     for (const [name, cmd] of Object.entries(manifest.commands)) {
       const installing = installCommand(paths.home, name, cmd, scriptEnv(state.env));
@@ -112,7 +113,7 @@ export async function* reloadStep(state: DaemonState): AsyncGenerator<Progress> 
 async function* setupPrompt(state: DaemonState, prompt: string, repo: string | undefined): AsyncGenerator<Progress> {
   yield step("running setup prompt…");
   try {
-    for await (const line of runSetupPrompt(state.host, prompt, repo, repo ?? state.paths.home)) yield { kind: "setup_output", text: line };
+    for await (const line of runSetupPrompt(state.host, prompt, repo, repo)) yield { kind: "setup_output", text: line };
   } catch (err) {
     yield { kind: "warning", text: (err as Error).message };
   }

@@ -24,11 +24,12 @@ export function runSetupScript(script: string, repo: string | undefined, cwd: st
 }
 
 /** Sends the setup prompt (a `.md` file of the repository, else the text itself) to the default agent; yields its output lines. */
-export async function* runSetupPrompt(host: Host, prompt: string, repo: string | undefined, cwd: string): AsyncGenerator<string> {
+/** `cwd`: the run's directory; undefined = the default agent's `cwd`, else the user's home (as any run naming none). */
+export async function* runSetupPrompt(host: Host, prompt: string, repo: string | undefined, cwd: string | undefined): AsyncGenerator<string> {
   const file = prompt.endsWith(".md") ? fileIn(repo, prompt) : undefined;
   const content = file ? readFileSync(file, "utf8") : prompt;
   const session = await host.sessions.create(DEFAULT_AGENT, "hub");
-  session.cwd = cwd;
+  if (cwd !== undefined) session.cwd = cwd;
   try {
     const task = startTurn(host, session, { content, sender: "hub", streaming: false, title: false });
     let pending = "";

@@ -61,7 +61,7 @@ function serverEnv(spec: McpServerSpec, options: McpConnectOptions): Record<stri
 function makeTransport(spec: McpServerSpec, options: McpConnectOptions): Transport {
   if (spec.url) return new StreamableHTTPClientTransport(new URL(spec.url));
   if (!spec.command) throw new Error("neither command nor url is set");
-  return new StdioClientTransport({ command: spec.command, args: spec.args, env: serverEnv(spec, options), stderr: "ignore" });
+  return new StdioClientTransport({ command: spec.command, args: spec.args, env: serverEnv(spec, options), cwd: spec.cwd, stderr: "ignore" });
 }
 
 async function connectOne(conn: Connection, spec: McpServerSpec, options: McpConnectOptions, timeoutMs: number): Promise<void> {

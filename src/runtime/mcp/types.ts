@@ -8,6 +8,8 @@ export interface McpServerSpec {
   command?: string;
   args: string[];
   env: Record<string, string>;
+  /** A stdio server's working directory (the daemon gives the user's home). */
+  cwd?: string;
   /** Streamable HTTP endpoint; takes precedence over `command`. */
   url?: string;
 }
