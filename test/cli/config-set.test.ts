@@ -93,9 +93,11 @@ test("config set FILE replaces the whole config and still keeps the comments", a
 
 test("unknown tables and keys in config.toml are reported with the closest known name", async () => {
   writeFileSync(join(daemon.home, "config.toml"), `${configText()}\n[provder.typo]\nmodels = ["x"]\n`);
-  expect((await cli("reload")).code).toBe(0);
+  const reload = await cli("reload");
+  expect(reload.code).toBe(0);
+  expect(reload.stderr).toBe("crabtalk: warning: config.toml: unknown key provder (did you mean provider?); ignored\n");
   const log = readFileSync(join(daemon.home, "logs/daemon.log"), "utf8");
-  expect(log).toContain("config.toml: unknown table [provder] (did you mean 'provider'?); ignored");
+  expect(log).toContain("config.toml: unknown key provder (did you mean provider?); ignored");
 });
 
 test("references that point nowhere are refused with 400 naming the thing", async () => {

@@ -109,13 +109,15 @@ export function dottedKey(path: readonly string[]): string {
   return path.map((p) => (BARE_KEY.test(p) ? p : JSON.stringify(p))).join(".");
 }
 
-/**
- * Keys and tables of a parsed config that the schema does not know, each as
- * `unknown key provder (did you mean provider?)`: the whole dotted path, and
- * the closest known key at the same place by edit distance.
- */
-export function unknownKeys(doc: Record<string, unknown>): string[] {
-  const found: string[] = [];
+/** A key or table of a parsed config that the schema does not know, with the closest known key there. */
+export interface UnknownKey {
+  path: string;
+  guess?: string;
+}
+
+/** Keys and tables of a parsed config that the schema does not know, as dotted paths. */
+export function unknownKeyList(doc: Record<string, unknown>): UnknownKey[] {
+  const found: UnknownKey[] = [];
   const walk = (value: unknown, shape: SchemaNode, path: string[]) => {
     if (value === null || typeof value !== "object" || Array.isArray(value)) return;
     for (const [key, inner] of Object.entries(value)) {
@@ -124,13 +126,18 @@ export function unknownKeys(doc: Record<string, unknown>): string[] {
         if (Object.hasOwn(shape.fields, key)) walk(inner, shape.fields[key], [...path, key]);
         else {
           const guess = closest(key, Object.keys(shape.fields));
-          found.push(`unknown key ${dottedKey([...path, key])}${guess ? ` (did you mean ${dottedKey([...path, guess])}?)` : ""}`);
+          found.push({ path: dottedKey([...path, key]), ...(guess ? { guess: dottedKey([...path, guess]) } : {}) });
         }
       }
     }
   };
   walk(doc, CONFIG_SHAPE, []);
   return found;
+}
+
+/** Each unknown key as `unknown key provder (did you mean provider?)`: the whole dotted path, and the closest known key by edit distance. */
+export function unknownKeys(doc: Record<string, unknown>): string[] {
+  return unknownKeyList(doc).map((k) => `unknown key ${k.path}${k.guess ? ` (did you mean ${k.guess}?)` : ""}`);
 }
 
 /** Every table of the config (`provider.<name>`, `system.crab`) with its keys, for documentation. */
