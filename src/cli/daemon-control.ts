@@ -8,7 +8,10 @@ import { userInfo } from "node:os";
 import { DEFAULT_TCP_PORT, defaultHome, homePaths, resolveHome, userHome, type HomePaths } from "../daemon/paths.ts";
 import { detectManager, type NoManager, type ServiceManager } from "../service/managers.ts";
 import { DAEMON_LABEL, type ServiceSpec } from "../service/spec.ts";
-import { connectClient } from "./connect.ts";
+import { connectClient, daemonVersion } from "./connect.ts";
+import { warnUnknownKeys } from "./config-warnings.ts";
+import type { LoadedConfig } from "../daemon/config/load.ts";
+import { VERSION } from "../version.ts";
 import { lastLines } from "./log-tail.ts";
 
 const START_WAIT_MS = 15_000;
@@ -77,7 +80,7 @@ export function findManager(env: Env = process.env): Promise<ServiceManager | No
 
 /** The daemon as a user service: this binary, this home, the caller's PATH. */
 export async function daemonServiceSpec(paths: HomePaths, env: Env): Promise<ServiceSpec> {
-  const service = (await checkedConfig(paths))?.system.service ?? {};
+  const service = (await checkedConfig(paths))?.config.system.service ?? {};
   const serviceEnv: Record<string, string> = {};
   if (paths.home !== defaultHome(env)) serviceEnv.CRABTALK_HOME = paths.home;
   if (env.PATH) serviceEnv.PATH = env.PATH;
@@ -97,14 +100,32 @@ export async function daemonServiceSpec(paths: HomePaths, env: Env): Promise<Ser
 /**
  * The home's config, validated before anything is started: a broken file is
  * reported here, naming the key, instead of as a service that keeps failing.
+ * `then` is what to run once it is fixed.
  */
-async function checkedConfig(paths: HomePaths) {
+async function checkedConfig(paths: HomePaths, then = "crabtalk start"): Promise<LoadedConfig | undefined> {
   if (!existsSync(paths.config)) return undefined;
   const { loadConfigFile } = await import("../daemon/config/load.ts");
   try {
-    return loadConfigFile(paths.config).config;
+    return loadConfigFile(paths.config);
   } catch (err) {
-    throw new Error(`${(err as Error).message} (fix ${paths.config}, then run crabtalk start again)`);
+    throw new Error(`${(err as Error).message} (fix ${paths.config}, then run ${then} again)`);
+  }
+}
+
+/**
+ * Before a running daemon is stopped to be replaced (restart, or start over
+ * a daemon of another version): the config the new one will load must load,
+ * or the user is left with nothing running (issue 19). Refuses naming the key.
+ */
+export async function checkConfigBeforeReplacing(then: string, env: Env = process.env): Promise<void> {
+  const paths = homeOf(env);
+  try {
+    const loaded = await checkedConfig(paths, then);
+    if (loaded) warnUnknownKeys(loaded.raw);
+  } catch (err) {
+    if (!(await daemonAnswers())) throw err;
+    const pid = readPid(paths);
+    throw new Error(`${(err as Error).message}; the running daemon${pid ? ` (pid ${pid})` : ""} was left as it is`);
   }
 }
 
@@ -145,11 +166,26 @@ function lingers(): boolean {
   }
 }
 
-export async function startDaemon(say: Say, env: Env = process.env): Promise<void> {
+/** `configWarned`: the caller has checked the config and reported its unknown keys already. */
+export async function startDaemon(say: Say, env: Env = process.env, options: { configWarned?: boolean } = {}): Promise<void> {
   const paths = homeOf(env);
   if (await daemonAnswers()) {
-    say(`crabtalk daemon is already running (pid ${readPid(paths) ?? "unknown"}), home ${paths.home}`);
-    return;
+    const running = daemonVersion(env);
+    if (running === undefined || running === VERSION) {
+      say(`crabtalk daemon is already running (pid ${readPid(paths) ?? "unknown"}), home ${paths.home}`);
+      await checkedConfig(paths, "crabtalk reload").then(
+        (loaded) => loaded && warnUnknownKeys(loaded.raw),
+        (err: Error) => process.stderr.write(`crabtalk: warning: ${err.message}; the daemon keeps the config it loaded\n`),
+      );
+      return;
+    }
+    // After an upgrade: the old daemon is replaced, but only by one whose config loads.
+    await checkConfigBeforeReplacing("crabtalk start", env);
+    say(`replacing the running daemon (crabtalk ${running}) with crabtalk ${VERSION}`);
+    await stopDaemon(() => {}, env);
+  } else if (!options.configWarned) {
+    const loaded = await checkedConfig(paths);
+    if (loaded) warnUnknownKeys(loaded.raw);
   }
   mkdirSync(paths.home, { recursive: true, mode: 0o700 });
   const spec = await daemonServiceSpec(paths, env);

@@ -40,23 +40,9 @@ import { manifestAgents, manifestMcps, readManifest } from "./manifest.ts";
 import { toolPolicy } from "./tool-policy.ts";
 import { unknownKeys } from "./config/schema-keys.ts";
 import { releaseMemory } from "./release-memory.ts";
+import { noModelHint } from "./no-model-hint.ts";
 
-/**
- * Why a run has no model, and the commands that fix it: named for the state
- * the user is in (no provider at all, or providers but no active model).
- */
-export function noModelHint(configPath: string, models: readonly string[] = []): string {
-  if (models.length > 0) {
-    return `no active model: run \`crabtalk models use MODEL\` with one of ${models.join(", ")}, or set model in [system.crab] of ${configPath}`;
-  }
-  return (
-    `no model configured in ${configPath}: run \`crabtalk setup\`, or ` +
-    "`crabtalk providers add NAME --kind openai --api-key-env OPENAI_API_KEY --model gpt-4o` " +
-    "(its first model becomes active; `crabtalk models use MODEL` picks another), " +
-    "or write a [provider.<name>] table and [system.crab] model yourself; " +
-    "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434"
-  );
-}
+export { noModelHint };
 
 export interface BuildOptions {
   loaded: LoadedConfig;

@@ -66,7 +66,12 @@ test("config set refuses wrong types and unknown keys, naming the closest key, a
     [["provder.x.models", "m"], "unknown config key 'provder.x.models' (did you mean 'provider'?)"],
     [["system.crab", "x"], "'system.crab' is a table"],
     [["provider.fake.kind", "gpt"], "provider.fake.kind takes one of openai"],
-    [["system.crab.model", "nosuch"], "no provider serves model 'nosuch'"],
+    [["system.crab.model", "nosuch"], "system.crab.model: model 'nosuch' is not served by any provider"],
+    [["system.crab.fallback", '["nosuch"]'], "system.crab.fallback: model 'nosuch' is not served by any provider"],
+    [["system.crab.fallback", "fake-modle"], "model 'fake-modle' is not served by any provider (did you mean 'fake-model'?)"],
+    [["system.budget.daily_usd", "lots"], "system.budget.daily_usd takes a number, e.g. 2.5, not 'lots'"],
+    [["provider.fake.prices", "cheap"], "'provider.fake.prices' is a table: set one of its keys"],
+    [["provider.fake.prices", '{"m":{"input":"x","output":1}}'], 'provider.fake.prices.m.input: must be a number of US dollars'],
     [["provider.__proto__.kind", "openai"], "invalid config key"],
   ];
   for (const [args, message] of cases) {
@@ -91,11 +96,46 @@ test("config set FILE replaces the whole config and still keeps the comments", a
   expect(text).toContain("max_concurrent = 2");
 });
 
+test("decimal keys take decimals; prices are set as JSON or one by one, and an inline table keeps every comment", async () => {
+  const text = `# hand-written
+[provider.fake]
+api_key = "test-key"   # not a real key
+base_url = "${fake.url}"
+models = [
+  "fake-model",  # the cheap one
+  "other-model",
+]
+# USD per million tokens, as docs/usage.md writes them
+prices = { "fake-model" = { input = 2.5, output = 10 } }   # from the price page
+
+[system]
+crab.model = "other-model"   # a dotted key
+`;
+  writeFileSync(join(daemon.home, "config.toml"), text);
+  expect((await cli("reload")).code).toBe(0);
+  expect(await cli("config", "set", "system.budget.daily_usd", "2.5")).toMatchObject({ code: 0, stdout: "system.budget.daily_usd = 2.5\n" });
+  expect((await cli("config", "set", 'provider.fake.prices."fake-model".input', "3.75")).code).toBe(0);
+  expect((await cli("config", "set", "provider.fake.prices", '{"fake-model":{"input":3.75,"output":10},"other-model":{"input":1,"output":2}}')).code).toBe(0);
+  expect((await cli("config", "set", "system.crab.thinking", "true")).code).toBe(0);
+  expect((await cli("config", "set", "system.crab.fallback", "fake-model")).code).toBe(0);
+  const after = configText();
+  for (const line of ["# hand-written", 'api_key = "test-key"   # not a real key', '"fake-model",  # the cheap one', "# USD per million tokens, as docs/usage.md writes them", 'crab.model = "other-model"   # a dotted key']) {
+    expect(after).toContain(line);
+  }
+  expect(after).toContain('prices = { fake-model = { input = 3.75, output = 10 }, other-model = { input = 1, output = 2 } }   # from the price page');
+  expect(after).toContain("daily_usd = 2.5");
+  const json = JSON.parse((await cli("config", "get")).stdout);
+  expect(json.provider.fake.prices["other-model"]).toEqual({ input: 1, output: 2 });
+  expect(json.system.crab).toMatchObject({ model: "other-model", thinking: true, fallback: ["fake-model"] });
+});
+
 test("unknown tables and keys in config.toml are reported with the closest known name", async () => {
   writeFileSync(join(daemon.home, "config.toml"), `${configText()}\n[provder.typo]\nmodels = ["x"]\n`);
-  expect((await cli("reload")).code).toBe(0);
+  const reload = await cli("reload");
+  expect(reload.code).toBe(0);
+  expect(reload.stderr).toBe("crabtalk: warning: config.toml: unknown key provder (did you mean provider?); ignored\n");
   const log = readFileSync(join(daemon.home, "logs/daemon.log"), "utf8");
-  expect(log).toContain("config.toml: unknown table [provder] (did you mean 'provider'?); ignored");
+  expect(log).toContain("config.toml: unknown key provder (did you mean provider?); ignored");
 });
 
 test("references that point nowhere are refused with 400 naming the thing", async () => {

@@ -131,3 +131,21 @@ test("SetEnabled disables and enables names; never the active model's provider",
   expect(refused).toMatchObject({ code: 400, message: "cannot disable provider 'openai' — it serves the active model 'gpt-4o'" });
   expect((await daemonError(client.setEnabled(ResourceKind.RESOURCE_KIND_UNKNOWN, "x", false))).code).toBe(400);
 });
+
+test("ListProviders says whether each key resolves in the daemon and from where, never the key", async () => {
+  writeFileSync(
+    join(daemon.home, "config.toml"),
+    `${INITIAL}\n[provider.fromenv]\napi_key = "\${PROVIDERS_TEST_UNSET}"\nmodels = ["m1"]\n\n[provider.fromtable]\nkind = "anthropic"\napi_key = "\${TABLE_KEY}"\nmodels = ["m2"]\n\n[env]\nTABLE_KEY = "sk-table-secret"\n`,
+  );
+  await client.reload();
+  const providers = await client.listProviders();
+  const keys = Object.fromEntries(providers.map((p) => [p.name, p.keys.map(({ field, resolved, source, vars, unset, required }) => ({ field, resolved, source, vars, unset, required }))]));
+  expect(keys).toEqual({
+    openai: [{ field: "api_key", resolved: true, source: "config", vars: [], unset: [], required: true }],
+    local: [],
+    fromenv: [{ field: "api_key", resolved: false, source: "", vars: ["PROVIDERS_TEST_UNSET"], unset: ["PROVIDERS_TEST_UNSET"], required: true }],
+    fromtable: [{ field: "api_key", resolved: true, source: "env_table", vars: ["TABLE_KEY"], unset: [], required: true }],
+  });
+  const wire = JSON.stringify(providers, (_, v) => (typeof v === "bigint" ? String(v) : v));
+  for (const secret of ["sk-stored-1", "sk-table-secret"]) expect(wire).not.toContain(secret);
+});

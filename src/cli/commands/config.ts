@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { parseKeyValue } from "../../daemon/config/schema-keys.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { action } from "./run.ts";
+import { warnUnknownKeysOf } from "../config-warnings.ts";
 
 export function registerConfigCommands(program: Command, conn: () => ConnectOptions): void {
   const config = program
@@ -30,7 +31,7 @@ export function registerConfigCommands(program: Command, conn: () => ConnectOpti
     .command("set")
     .description("set one key (typed by the config schema), or replace the whole config with a JSON document")
     .argument("<key|file>", "dotted key, e.g. system.crab.model; or a JSON file, or - for standard input")
-    .argument("[value]", "the key's value: text, a number, true/false, or a list as a,b,c")
+    .argument("[value]", "the key's value: text, a number, true/false, a list as a,b,c or a JSON array, a table as a JSON object")
     .addHelpText(
       "after",
       `
@@ -39,14 +40,22 @@ Comments and layout of config.toml are kept. Examples:
   crabtalk config set system.crab.max_iterations 32
   crabtalk config set system.crab.thinking true
   crabtalk config set disabled.skills "draft,old"
+  crabtalk config set system.budget.daily_usd 2.5
+  crabtalk config set provider.p.prices '{"m":{"input":2.5,"output":10}}'
+  crabtalk config set 'provider.p.prices."gpt-4.1".input' 2
   crabtalk config set config.json          # the whole config as JSON
+Each key takes the type the config schema gives it; unknown keys already in
+config.toml are reported on stderr.
 With a JSON document, <redacted> values keep the stored secret.`,
     )
     .action(
       action(async (target: string, value?: string) => {
         if (value === undefined) {
           const text = target === "-" ? await Bun.stdin.text() : readFileSync(target, "utf8");
-          await withClient(conn(), (c) => c.setConfig(text));
+          await withClient(conn(), async (c) => {
+            await c.setConfig(text);
+            await warnUnknownKeysOf(c);
+          });
           console.log("config saved and reloaded");
           return;
         }
@@ -60,6 +69,7 @@ With a JSON document, <redacted> values keep the stored secret.`,
           }
           table[path[path.length - 1]] = typed;
           await c.setConfig(JSON.stringify(json));
+          await warnUnknownKeysOf(c);
         });
         console.log(`${target} = ${JSON.stringify(typed)}`);
       }),
@@ -87,6 +97,7 @@ With a JSON document, <redacted> values keep the stored secret.`,
               return;
             }
             await client.setConfig(edited);
+            await warnUnknownKeysOf(client);
             console.log("config saved and reloaded");
           } finally {
             rmSync(dir, { recursive: true, force: true });

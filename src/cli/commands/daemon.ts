@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { DEFAULT_AGENT } from "../../runtime/agent-settings.ts";
 import { withClient } from "../connect.ts";
-import { startDaemon, stopDaemon } from "../daemon-control.ts";
+import { checkConfigBeforeReplacing, startDaemon, stopDaemon } from "../daemon-control.ts";
 import { ensureProvider } from "../setup/no-provider.ts";
 import { action } from "./run.ts";
 import { runDaemonCommand } from "../daemon-command.ts";
@@ -29,7 +29,9 @@ crash and starts it at login. Where no service manager is usable (containers,
 CI, WSL without systemd) the daemon runs as a background process instead.
 
 Starting twice is harmless. config.toml is checked first: a broken file is
-reported, naming the key, and nothing is started.
+reported, naming the key, and nothing is started; unknown keys are reported
+and ignored. A running daemon of another version (after an upgrade) is
+replaced, but only when config.toml loads; otherwise it is left running.
 
 Environment:
   CRABTALK_SERVICE_MANAGER   systemd | launchd | schtasks | none (default: detect)
@@ -51,11 +53,13 @@ Environment:
 
   program
     .command("restart")
-    .description("stop the daemon and start it again (after an upgrade, to run the new binary)")
+    .description("stop the daemon and start it again (after an upgrade, to run the new binary); a broken config.toml is refused first and the running daemon left alone")
     .action(
       action(async () => {
+        // A config the new daemon cannot load must not cost the running one (issue 19).
+        await checkConfigBeforeReplacing("crabtalk restart");
         await stopDaemon(() => {});
-        await startDaemon(say);
+        await startDaemon(say, process.env, { configWarned: true });
       }),
     );
 }

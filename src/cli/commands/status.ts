@@ -4,6 +4,7 @@ import { connectClient, withClient, type ConnectOptions } from "../connect.ts";
 import { findManager, homeOf, readPid, readPort } from "../daemon-control.ts";
 import { VERSION } from "../../version.ts";
 import { action } from "./run.ts";
+import { warnUnknownKeysOf } from "../config-warnings.ts";
 import { formatDuration, memoryText, statsText } from "../stats-view.ts";
 
 /** LSB: `status` exits 3 when the program is not running. */
@@ -93,7 +94,10 @@ export function registerStatusCommands(program: Command, conn: () => ConnectOpti
     .description("re-read config.toml and rebuild the runtime without restarting")
     .action(
       action(async () => {
-        await withClient(conn(), (client) => client.reload());
+        await withClient(conn(), async (client) => {
+          await client.reload();
+          await warnUnknownKeysOf(client);
+        });
         console.log("reloaded");
       }),
     );

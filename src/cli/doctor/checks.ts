@@ -8,6 +8,9 @@ import { VERSION, versionLine } from "../../version.ts";
 import { connectClient } from "../connect.ts";
 import { findManager, isCompiled, selfCommand } from "../daemon-control.ts";
 import { sandboxCheck } from "./sandbox-check.ts";
+import { daemonProviderChecks, localProviderChecks, modelCheck } from "./provider-checks.ts";
+import { unknownKeyList } from "../../daemon/config/schema-keys.ts";
+import type { Client } from "../../protocol/client.ts";
 
 export type Outcome = "ok" | "fail" | "info";
 
@@ -57,58 +60,25 @@ function modeCheck(path: string, label: string, strict: boolean): CheckResult {
   return ok(`${label} ${path} (mode ${octal})`);
 }
 
-async function configCheck(paths: HomePaths): Promise<{ result: CheckResult; config?: DaemonConfig }> {
-  if (!existsSync(paths.config)) return { result: info(`no ${paths.config} yet (the daemon writes one at first start)`) };
+async function configCheck(paths: HomePaths): Promise<{ results: CheckResult[]; config?: DaemonConfig }> {
+  if (!existsSync(paths.config)) return { results: [info(`no ${paths.config} yet (the daemon writes one at first start)`)] };
   const { loadConfigFile } = await import("../../daemon/config/load.ts");
   try {
-    const { config } = loadConfigFile(paths.config);
-    return { result: ok(`${paths.config} is valid`), config };
+    const { config, raw } = loadConfigFile(paths.config);
+    // Unknown keys load (they are ignored), but a typo'd key is a setting that silently does nothing.
+    const unknown = unknownKeyList(raw).map((k) =>
+      fail(
+        `config.toml: unknown key ${k.path}${k.guess ? ` (did you mean ${k.guess}?)` : ""}; ignored`,
+        `${k.guess ? `rename it to ${k.guess} in` : "remove it from"} ${paths.config}, then: crabtalk reload`,
+      ),
+    );
+    return { results: [ok(`${paths.config} is valid`), ...unknown], config };
   } catch (err) {
-    return { result: fail((err as Error).message, `edit ${paths.config}, then: crabtalk reload`) };
+    return { results: [fail((err as Error).message, `edit ${paths.config}, then: crabtalk reload`)] };
   }
 }
-
-/** Keys a provider of each kind needs to be called. */
-const KEY_FIELDS: Record<string, readonly ("api_key" | "access_key" | "secret_key")[]> = {
-  openai: ["api_key"],
-  anthropic: ["api_key"],
-  google: ["api_key"],
-  azure: ["api_key"],
-  bedrock: ["access_key", "secret_key"],
-};
 
 const REFERENCE = /\$\{([^{}]+)\}/g;
-
-function providerChecks(config: DaemonConfig, env: Env): CheckResult[] {
-  const results: CheckResult[] = [];
-  const disabled = new Set(config.disabled.providers);
-  for (const [name, p] of Object.entries(config.provider)) {
-    if (disabled.has(name)) continue;
-    if (p.kind === "bedrock" && !p.access_key && !p.secret_key) {
-      results.push(ok(`provider ${name} (bedrock) uses the AWS default credential chain`));
-      continue;
-    }
-    const problems: string[] = [];
-    for (const field of KEY_FIELDS[p.kind] ?? []) {
-      const value = p[field];
-      const unset = [...(value ?? "").matchAll(REFERENCE)].map((m) => m[1]!).filter((v) => !env[v]);
-      if (unset.length > 0) problems.push(`${field} uses \${${unset.join("}, ${")}}, which is not set here`);
-      // An OpenAI-compatible server on a base_url may need no key at all.
-      else if (!value && !(p.kind === "openai" && p.base_url)) problems.push(`${field} is missing`);
-    }
-    if (problems.length === 0) results.push(ok(`provider ${name} (${p.kind}) has its key`));
-    else {
-      results.push(
-        fail(
-          `provider ${name}: ${problems.join("; ")}`,
-          "set the variable where the daemon starts (a service does not see your shell's variables) or write the key into config.toml",
-        ),
-      );
-    }
-  }
-  if (results.length === 0) results.push(info("no [provider.*] configured (the daemon looks for OPENAI_API_KEY, ANTHROPIC_API_KEY or a local Ollama)"));
-  return results;
-}
 
 async function serviceCheck(env: Env): Promise<CheckResult> {
   let manager;
@@ -127,26 +97,17 @@ async function serviceCheck(env: Env): Promise<CheckResult> {
   return ok(`the ${manager.noun} ${manager.definition} runs this binary`);
 }
 
-async function daemonChecks(): Promise<CheckResult[]> {
-  let client;
-  try {
-    client = await connectClient({});
-  } catch {
-    return [fail("the daemon does not answer", "crabtalk start (then crabtalk logs if it does not come up)")];
+async function daemonChecks(client: Client | undefined): Promise<CheckResult[]> {
+  if (!client) return [fail("the daemon does not answer", "crabtalk start (then crabtalk logs if it does not come up)")];
+  const started = performance.now();
+  const stats = await client.getStats();
+  const results = [ok(`the daemon answers (${(performance.now() - started).toFixed(1)} ms)`)];
+  if (stats.version && stats.version !== VERSION) {
+    results.push(fail(`the daemon runs ${stats.version}, this CLI is ${VERSION}`, "crabtalk restart"));
+  } else {
+    results.push(ok(`the daemon and the CLI are both ${VERSION}`));
   }
-  try {
-    const started = performance.now();
-    const stats = await client.getStats();
-    const results = [ok(`the daemon answers (${(performance.now() - started).toFixed(1)} ms)`)];
-    if (stats.version && stats.version !== VERSION) {
-      results.push(fail(`the daemon runs ${stats.version}, this CLI is ${VERSION}`, "crabtalk restart"));
-    } else {
-      results.push(ok(`the daemon and the CLI are both ${VERSION}`));
-    }
-    return results;
-  } finally {
-    await client.close();
-  }
+  return results;
 }
 
 const DEFAULT_URLS: Record<string, string> = {
@@ -176,12 +137,30 @@ export async function runChecks(paths: HomePaths, env: Env, options: { online?: 
   const results = binaryChecks(env);
   results.push(modeCheck(paths.home, "home", false));
   results.push(modeCheck(paths.runDir, "run directory", true));
-  const { result, config } = await configCheck(paths);
-  results.push(result);
-  if (config) results.push(...providerChecks(config, env));
-  results.push(await sandboxCheck(config, env));
-  results.push(await serviceCheck(env));
-  results.push(...(await daemonChecks()));
+  const { results: configResults, config } = await configCheck(paths);
+  results.push(...configResults);
+  const manager = await findManager(env).then(
+    (m) => m.kind,
+    () => "unknown",
+  );
+  const client = await connectClient({}).catch(() => undefined);
+  try {
+    // Keys and the model as the daemon has them; without a daemon, as this shell and the file have them.
+    const models = config ? Object.values(config.provider).flatMap((p) => p.models) : [];
+    if (client) {
+      const providers = await daemonProviderChecks(client, paths, manager);
+      results.push(...(providers.length > 0 ? providers : [info("no [provider.*] configured (the daemon looks for OPENAI_API_KEY, ANTHROPIC_API_KEY or a local Ollama)")]));
+      results.push(modelCheck((await client.getStats()).activeModel || undefined, paths, models));
+    } else if (config) {
+      results.push(...localProviderChecks(config, env, paths, manager));
+      results.push(modelCheck(config.system.crab.model, paths, models));
+    }
+    results.push(await sandboxCheck(config, env));
+    results.push(await serviceCheck(env));
+    results.push(...(await daemonChecks(client)));
+  } finally {
+    await client?.close();
+  }
   if (options.online && config) results.push(...(await onlineChecks(config, env)));
   return results;
 }

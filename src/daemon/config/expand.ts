@@ -62,11 +62,27 @@ function mapValues<T>(table: Record<string, T>, f: (v: T) => T): Record<string, 
   return Object.fromEntries(Object.entries(table).map(([k, v]) => [k, f(v)]));
 }
 
+/**
+ * The variables provider settings expand from: the daemon's environment, and
+ * over it the non-empty `[env]` values of config.toml (themselves expanded),
+ * so a daemon run as a service, which does not see the user's shell, can be
+ * given its keys in config.toml (docs/config.md).
+ */
+export function providerEnv(envTable: Record<string, string>, env: Env): Env {
+  return { ...env, ...envTableValues(envTable, env) };
+}
+
+/** The `[env]` values that are not empty once expanded. */
+export function envTableValues(envTable: Record<string, string>, env: Env): Record<string, string> {
+  return Object.fromEntries(Object.entries(expandTable(envTable, env)).filter(([, v]) => v !== ""));
+}
+
 /** A copy of the config with every expandable field expanded (docs/config.md#configuration). */
 export function expandConfig(config: DaemonConfig, env: Env): DaemonConfig {
+  const forProviders = providerEnv(config.env, env);
   return {
     ...config,
-    provider: mapValues(config.provider, (p) => expandProvider(p, env)),
+    provider: mapValues(config.provider, (p) => expandProvider(p, forProviders)),
     mcps: mapValues(config.mcps, (m) => expandMcpServer(m, env)),
     env: expandTable(config.env, env),
   };

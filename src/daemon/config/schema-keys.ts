@@ -4,7 +4,8 @@
 import type { z } from "zod";
 import { configSchema } from "./schema.ts";
 
-export type KeyType = "string" | "integer" | "boolean" | "strings";
+/** `number` takes decimals (US dollars); `integer` only whole numbers (`.int()` in the schema). */
+export type KeyType = "string" | "integer" | "number" | "boolean" | "strings";
 
 export type SchemaNode =
   | { kind: "table"; fields: Record<string, SchemaNode> }
@@ -19,6 +20,7 @@ type Def = {
   in?: z.ZodType;
   valueType?: z.ZodType;
   entries?: Record<string, string>;
+  checks?: { _zod: { def: { check?: string; format?: string } } }[];
 };
 
 const def = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -40,8 +42,10 @@ function node(schema: z.ZodType): SchemaNode {
       return { kind: "table", fields: Object.fromEntries(Object.entries(d.shape ?? {}).map(([k, v]) => [k, node(v)])) };
     case "record":
       return { kind: "map", value: node(d.valueType!) };
-    case "number":
-      return { kind: "key", type: "integer" };
+    case "number": {
+      const whole = (d.checks ?? []).some((c) => c._zod.def.check === "number_format" && /int/.test(c._zod.def.format ?? ""));
+      return { kind: "key", type: whole ? "integer" : "number" };
+    }
     case "boolean":
       return { kind: "key", type: "boolean" };
     case "array":
@@ -98,9 +102,22 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   return match ? ` (did you mean '${match}'?)` : "";
 }
 
-/** Keys and tables of a parsed config that the schema does not know, each with a hint. */
-export function unknownKeys(doc: Record<string, unknown>): string[] {
-  const found: string[] = [];
+const BARE_KEY = /^[A-Za-z0-9_-]+$/;
+
+/** A dotted key as written in TOML: `provider."my.llm".models`. */
+export function dottedKey(path: readonly string[]): string {
+  return path.map((p) => (BARE_KEY.test(p) ? p : JSON.stringify(p))).join(".");
+}
+
+/** A key or table of a parsed config that the schema does not know, with the closest known key there. */
+export interface UnknownKey {
+  path: string;
+  guess?: string;
+}
+
+/** Keys and tables of a parsed config that the schema does not know, as dotted paths. */
+export function unknownKeyList(doc: Record<string, unknown>): UnknownKey[] {
+  const found: UnknownKey[] = [];
   const walk = (value: unknown, shape: SchemaNode, path: string[]) => {
     if (value === null || typeof value !== "object" || Array.isArray(value)) return;
     for (const [key, inner] of Object.entries(value)) {
@@ -108,15 +125,19 @@ export function unknownKeys(doc: Record<string, unknown>): string[] {
       else if (shape.kind === "table") {
         if (Object.hasOwn(shape.fields, key)) walk(inner, shape.fields[key], [...path, key]);
         else {
-          const isTable = inner !== null && typeof inner === "object" && !Array.isArray(inner);
-          const name = [...path, key].join(".");
-          found.push(`unknown ${isTable ? "table" : "key"} ${isTable ? `[${name}]` : name}${didYouMean(key, Object.keys(shape.fields))}`);
+          const guess = closest(key, Object.keys(shape.fields));
+          found.push({ path: dottedKey([...path, key]), ...(guess ? { guess: dottedKey([...path, guess]) } : {}) });
         }
       }
     }
   };
   walk(doc, CONFIG_SHAPE, []);
   return found;
+}
+
+/** Each unknown key as `unknown key provder (did you mean provider?)`: the whole dotted path, and the closest known key by edit distance. */
+export function unknownKeys(doc: Record<string, unknown>): string[] {
+  return unknownKeyList(doc).map((k) => `unknown key ${k.path}${k.guess ? ` (did you mean ${k.guess}?)` : ""}`);
 }
 
 /** Every table of the config (`provider.<name>`, `system.crab`) with its keys, for documentation. */
@@ -162,31 +183,74 @@ function unknownPathMessage(path: readonly string[]): string {
   return `'${path.slice(0, -1).join(".")}' takes a value, not keys: unknown config key '${path.join(".")}'`;
 }
 
+/** `provider."gpt-4.1".models` → its parts; a quoted part may hold dots. Undefined when malformed. */
+export function splitKey(key: string): string[] | undefined {
+  const parts: string[] = [];
+  const re = /(?:"((?:[^"\\]|\\.)*)"|([^."]+))(\.|$)/y;
+  let pos = 0;
+  while (pos < key.length) {
+    re.lastIndex = pos;
+    const m = re.exec(key);
+    if (!m) return undefined;
+    try {
+      parts.push(m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2]!);
+    } catch {
+      return undefined;
+    }
+    pos = re.lastIndex;
+    if (m[3] === "" ) break;
+    if (pos === key.length) return undefined; // a trailing dot
+  }
+  return pos === key.length && parts.length > 0 ? parts : undefined;
+}
+
+const isTableValue = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** A table's value given as JSON: `'{"m":{"input":2.5,"output":10}}'`; the daemon checks its keys. */
+function tableValue(key: string, text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${key} is a table: give it as a JSON object (${(err as Error).message}), or set one of its keys`);
+  }
+  if (!isTableValue(value)) throw new Error(`${key} is a table: give it as a JSON object, or set one of its keys`);
+  return value as Record<string, unknown>;
+}
+
 /**
  * `config set KEY VALUE`: the dotted key checked against the schema and the
- * text turned into the type the key takes (integers, true/false, lists as
- * `a,b` or a JSON array). Throws an Error that says what is wrong.
+ * text turned into the type the key takes (whole numbers, decimals,
+ * true/false, lists as `a,b` or a JSON array, tables as a JSON object).
+ * Throws an Error that says what is wrong.
  */
 export function parseKeyValue(key: string, text: string): { path: string[]; value: unknown } {
-  const path = key.split(".");
-  if (path.some((p) => p === "" || p === "__proto__" || p === "constructor" || p === "prototype")) throw new Error(`invalid config key '${key}': use a dotted path like system.crab.model`);
+  const path = splitKey(key);
+  if (!path || path.some((p) => p === "" || p === "__proto__" || p === "constructor" || p === "prototype")) {
+    throw new Error(`invalid config key '${key}': use a dotted path like system.crab.model (quote a part holding dots: provider.p.prices."gpt-4.1")`);
+  }
   const n = nodeAt(path);
   if (!n) throw new Error(unknownPathMessage(path));
   if (n.kind !== "key") {
+    if (text.trim().startsWith("{")) return { path, value: tableValue(key, text) };
     const example = n.kind === "table" ? `${key}.${Object.keys(n.fields)[0]}` : `${key}.NAME`;
-    throw new Error(`'${key}' is a table: set one of its keys, e.g. ${example}`);
+    throw new Error(`'${key}' is a table: set one of its keys, e.g. ${example}, or give the whole table as a JSON object`);
   }
+  const trimmed = text.trim();
   switch (n.type) {
     case "integer":
-      if (!/^-?\d+$/.test(text.trim())) throw new Error(`${key} takes a whole number, not '${text}'`);
-      return { path, value: Number(text.trim()) };
+      if (!/^-?\d+$/.test(trimmed)) throw new Error(`${key} takes a whole number, not '${text}'`);
+      return { path, value: Number(trimmed) };
+    case "number":
+      if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)) throw new Error(`${key} takes a number, e.g. 2.5, not '${text}'`);
+      return { path, value: Number(trimmed) };
     case "boolean": {
-      const v = text.trim().toLowerCase();
+      const v = trimmed.toLowerCase();
       if (v !== "true" && v !== "false") throw new Error(`${key} takes true or false, not '${text}'`);
       return { path, value: v === "true" };
     }
     case "strings": {
-      if (text.trim().startsWith("[")) {
+      if (trimmed.startsWith("[")) {
         let list: unknown;
         try {
           list = JSON.parse(text);

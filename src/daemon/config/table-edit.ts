@@ -34,6 +34,19 @@ const startsWith = (path: string[], prefix: string[]) => prefix.every((p, i) => 
  * header and sub-tables are cut out; the new table goes at the end.
  */
 export function setTable(text: string, path: string[], value: Table | undefined): string {
+  return trySetTable(text, path, value) ?? reserialised(text, path, value);
+}
+
+/** The document re-serialised with table `path` set or removed: what an edit falls back to. */
+function reserialised(text: string, path: string[], value: Table | undefined): string {
+  const { expected, table } = docAt(text, path.slice(0, -1));
+  if (value === undefined) delete table[path[path.length - 1]];
+  else table[path[path.length - 1]] = value;
+  return stringify(expected) + "\n";
+}
+
+/** setTable as a text edit only: undefined when the edit would not give the intended document. */
+export function trySetTable(text: string, path: string[], value: Table | undefined): string | undefined {
   const doc = (text.trim() === "" ? {} : parse(text)) as Table;
   const expected = JSON.parse(JSON.stringify(doc)) as Table;
   let parent: Table = expected;
@@ -78,9 +91,9 @@ export function setTable(text: string, path: string[], value: Table | undefined)
       return edited;
     }
   } catch {
-    // fall through: re-serialise
+    // fall through: not a valid edit
   }
-  return stringify(expected) + "\n";
+  return undefined;
 }
 
 /** `doc` without the tables along `path` that are left empty. */
@@ -98,18 +111,18 @@ function pruneEmpty(doc: Table, path: string[]): Table {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Whether a text edit gives exactly `expected`; otherwise the document is re-serialised. */
-function verified(edited: string, expected: Table): string {
+/** The edited text when it gives exactly `expected`, else undefined. */
+export function verified(edited: string, expected: Table): string | undefined {
   try {
     if (sameValue(JSON.parse(JSON.stringify(parse(edited))), expected)) return edited;
   } catch {
-    // fall through: re-serialise
+    // not a valid edit
   }
-  return stringify(expected) + "\n";
+  return undefined;
 }
 
 /** The parsed document, a copy of it, and the (created) table at `path` in the copy. */
-function docAt(text: string, path: string[]): { expected: Table; table: Table } {
+export function docAt(text: string, path: string[]): { expected: Table; table: Table } {
   const expected = JSON.parse(JSON.stringify(text.trim() === "" ? {} : parse(text))) as Table;
   let table: Table = expected;
   for (const k of path) {
@@ -144,6 +157,13 @@ function findKey(lines: string[], path: string[], key: string): { line: number; 
 export function setKey(text: string, path: string[], key: string, value: unknown): string {
   const { expected, table } = docAt(text, path);
   table[key] = value;
+  return trySetKey(text, path, key, value) ?? stringify(expected) + "\n";
+}
+
+/** setKey as a text edit only: undefined when the edit would not give the intended document. */
+export function trySetKey(text: string, path: string[], key: string, value: unknown): string | undefined {
+  const { expected, table } = docAt(text, path);
+  table[key] = value;
   const assignment = stringify({ [key]: value }).trim();
   const lines = text.split("\n");
   const { line, header } = findKey(lines, path, key);
@@ -163,6 +183,14 @@ export function setKey(text: string, path: string[], key: string, value: unknown
 
 /** Removes `key` from table `path`, keeping everything else as written. */
 export function removeKey(text: string, path: string[], key: string): string {
+  const { expected, table } = docAt(text, path);
+  if (!Object.hasOwn(table, key)) return text;
+  delete table[key];
+  return tryRemoveKey(text, path, key) ?? stringify(expected) + "\n";
+}
+
+/** removeKey as a text edit only: undefined when the edit would not give the intended document. */
+export function tryRemoveKey(text: string, path: string[], key: string): string | undefined {
   const { expected, table } = docAt(text, path);
   if (!Object.hasOwn(table, key)) return text;
   delete table[key];

@@ -11,8 +11,8 @@ import { agentConfigSchema, type AgentConfig } from "../config/schema.ts";
 import { writeManifestAgent, readManifest } from "../manifest.ts";
 import { changeConfig } from "../config-change.ts";
 import { setTable } from "../config/table-edit.ts";
-import { didYouMean } from "../config/schema-keys.ts";
 import type { DaemonState } from "../state.ts";
+import { unservedModel } from "../config/references.ts";
 import type { Env } from "../config/expand.ts";
 import { resolveWorkingDir } from "../config/working-dir.ts";
 
@@ -51,13 +51,10 @@ export function agentHandlers(state: DaemonState): Handlers {
     const agents = readManifest(state.paths.localManifest).agents as Record<string, unknown> | undefined;
     return agents !== undefined && Object.hasOwn(agents, name);
   };
-  /** An agent's model must be one a provider serves (the active model is used when it names none). */
+  /** An agent's model and fallbacks must be ones a provider serves (the active model is used when it names none). */
   const checkModel = (table: Record<string, unknown>) => {
-    const model = table.model as string | undefined;
-    const served = state.host.runtime.models.models().map((m) => m.name);
-    if (model && !served.includes(model)) {
-      throw badRequest(`model '${model}' is not served by any provider${didYouMean(model, served)}: see crabtalk models`);
-    }
+    const problem = unservedModel(table, state.host.runtime.models.models().map((m) => m.name));
+    if (problem) throw badRequest(`${problem}: see crabtalk models`);
   };
   const reload = async () => {
     try {

@@ -6,7 +6,7 @@ import { validateConfig } from "../config/load.ts";
 import { redactConfigJson, restoreRedacted } from "../config/redact.ts";
 import { configJsonTable, withoutFilledDefaults } from "../config/write.ts";
 import { patchToml } from "../config/patch.ts";
-import { didYouMean } from "../config/schema-keys.ts";
+import { unservedModel, type ModelRefs } from "../config/references.ts";
 import { changeConfig, parseJsonObject } from "../config-change.ts";
 import type { DaemonState } from "../state.ts";
 import { VERSION } from "../../version.ts";
@@ -39,10 +39,14 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
       try {
         const restored = restoreRedacted(incoming, state.config.raw);
         const parsed = validateConfig(restored, { source: "config", requireModel: true });
-        const model = parsed.system.crab.model!;
+        // Without providers the daemon detects them from the environment: nothing to check against.
         const served = Object.values(parsed.provider).flatMap((p) => p.models);
-        if (served.length > 0 && !served.includes(model)) {
-          throw new ConfigError(`config: system.crab.model: no provider serves model '${model}'${didYouMean(model, served)}`);
+        if (served.length > 0) {
+          const agents: [string, ModelRefs][] = [["system.crab", parsed.system.crab], ...Object.entries(parsed.agents).map(([n, a]): [string, ModelRefs] => [`agents.${n}`, a])];
+          for (const [at, agent] of agents) {
+            const problem = unservedModel(agent, served, at);
+            if (problem) throw new ConfigError(`config: ${problem}`);
+          }
         }
         next = withoutFilledDefaults(configJsonTable(restored), state.config.raw, configJsonTable(redactConfigJson({})));
       } catch (err) {

@@ -17,6 +17,7 @@ import { configuredMcpNames } from "../mcp-servers.ts";
 import { listSkillInfos } from "../../runtime/skills/discover.ts";
 import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
+import { providerKeyStatus } from "../provider-keys.ts";
 
 type Table = Record<string, unknown>;
 
@@ -54,6 +55,7 @@ export function providerHandlers(state: DaemonState): Handlers {
       active: active !== undefined && (parsed?.models.includes(active) ?? false),
       config: JSON.stringify(table),
       enabled: !disabled().providers.includes(name),
+      keys: parsed ? providerKeyStatus(parsed, state.env, state.config.config.env) : [],
     };
   };
 
