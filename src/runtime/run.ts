@@ -175,6 +175,7 @@ export async function* runTurn(
       streaming: input.streaming,
       signal: toolSignal,
       processes: host.toolProcesses,
+      runId: session.runId,
       approval,
     }),
     context: { agent: agent.name, sender: input.sender, session: session.id },
@@ -269,7 +270,7 @@ function scopedDispatcher(
   runtime: Runtime,
   host: Host,
   agent: AgentDefinition,
-  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; approval: ApprovalScope },
+  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; runId?: string; approval: ApprovalScope },
 ): ToolDispatcher {
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
@@ -277,7 +278,7 @@ function scopedDispatcher(
       const refusal = await approveCall(host.asks, run.approval, agent.name, call, { timeoutMs: ASK_TIMEOUT_MS, signal: run.signal });
       if (refusal) return refusal;
       const policy = runtime.toolPolicy;
-      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, approval: run.approval };
+      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, run: run.runId, approval: run.approval };
       const outcome = await runtime.tools.dispatch(call, context);
       return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },
