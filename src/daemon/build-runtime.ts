@@ -159,7 +159,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
       crab: settings(config.system.crab, "system.crab"),
       identityFile: paths.crabMd,
       manifestAgents: Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, settings(a.config, `agents.${n}`, a.source)])),
-      promptDirs: [{ path: paths.localAgents, source: LOCAL_SOURCE }, ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source }))],
+      promptDirs: [{ path: paths.localAgents, source: LOCAL_SOURCE }, ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source, packaged: true }))],
       promptFiles: Object.fromEntries([...sourcedAgents].flatMap(([n, a]) => (a.promptFile ? [[n, a.promptFile]] : []))),
       warn,
     });

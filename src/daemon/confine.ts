@@ -7,6 +7,7 @@ import type { Handlers, RequestContext } from "../protocol/server.ts";
 import { operationName, type ClientCase } from "../protocol/codec.ts";
 import { badRequest } from "../protocol/errors.ts";
 import type { DaemonState } from "./state.ts";
+import type { ToolOrigin } from "./tool-origin.ts";
 
 /** The members a connection from these agents' tools may run; undefined = not confined. */
 export function allowedMembers(state: DaemonState, origin: ReadonlySet<string>): Set<string> | undefined {
@@ -48,9 +49,13 @@ interface RunTarget {
   resumeFile?: string;
 }
 
-/** Handlers that wait for the connection's origin and refuse what is outside its scope. */
-export function confinedHandlers(handlers: Handlers, state: DaemonState, origin: Promise<ReadonlySet<string>>): Handlers {
-  const scope = origin.then((agents) => ({ agents: [...agents].join("', '"), tool: agents.size > 0, members: allowedMembers(state, agents) }));
+/**
+ * Handlers that wait for the connection's origin and refuse what is outside
+ * its scope; they tell the run handlers which runs' tools the caller is.
+ */
+export function confinedHandlers(handlers: Handlers, state: DaemonState, origin: Promise<ToolOrigin>): Handlers {
+  const callerRuns = origin.then((o) => o.runs);
+  const scope = origin.then(({ agents }) => ({ agents: [...agents].join("', '"), tool: agents.size > 0, members: allowedMembers(state, agents) }));
   const refuse = (what: string, agents: string, scoped = true) =>
     badRequest(`${what} is not allowed from the tools of ${scoped ? "scoped " : ""}agent '${agents}'`);
   const checkRun = (target: RunTarget, members: Set<string>, agents: string) => {
@@ -70,7 +75,7 @@ export function confinedHandlers(handlers: Handlers, state: DaemonState, origin:
           if (!members.has((request as { name: string }).name)) throw refuse(`reading agent '${(request as { name: string }).name}'`, agents);
         } else throw refuse(operationName(op), agents);
       }
-      return (handler as (r: unknown, c: RequestContext) => unknown)(request, ctx);
+      return (handler as (r: unknown, c: RequestContext) => unknown)(request, { ...ctx, callerRuns });
     };
   }
   return wrapped as Handlers;

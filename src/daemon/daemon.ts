@@ -16,7 +16,7 @@ import { tcpPolicy } from "./tcp-peers.ts";
 import { applyDaemonUmask } from "./home-modes.ts";
 import { homeHider } from "./hide-home.ts";
 import { confinedHandlers } from "./confine.ts";
-import { toolOrigin } from "./tool-origin.ts";
+import { NO_ORIGIN, toolOrigin } from "./tool-origin.ts";
 import type { FramedConnection } from "../transport/connection.ts";
 
 const SHUTDOWN_GRACE_MS = 4000;
@@ -62,7 +62,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const handlersFor = (conn: FramedConnection) =>
     state.host.toolProcesses.empty
       ? handlers
-      : confinedHandlers(handlers, state, toolOrigin(conn.peerSocket, state.host.toolProcesses).catch(() => new Set<string>()));
+      : confinedHandlers(handlers, state, toolOrigin(conn.peerSocket, state.host.toolProcesses).catch(() => NO_ORIGIN));
   const endpoints = await bindEndpoints(
     paths,
     (conn) => {

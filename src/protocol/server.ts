@@ -9,6 +9,8 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   /** Aborted only when the daemon shuts down. */
   readonly shutdown: AbortSignal;
+  /** The runs whose tool processes the request comes from (none: not from a tool, or unknown). */
+  readonly callerRuns?: Promise<ReadonlySet<string>>;
 }
 
 /**

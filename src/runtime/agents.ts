@@ -6,6 +6,8 @@ import { DEFAULT_AGENT, DEFAULT_AGENT_SETTINGS, type AgentDefinition, type Agent
 import { CRAB_PERSONA } from "./persona.ts";
 import { composePrompt, type RuntimeHook } from "./hooks.ts";
 import { toolWhitelist } from "./scope.ts";
+import { describeFile, isRegularFile } from "./file-kind.ts";
+import { unusableName } from "./package-names.ts";
 
 export interface AgentSources {
   crab: AgentSettings;
@@ -13,8 +15,8 @@ export interface AgentSources {
   identityFile: string;
   /** Manifest entries, first source wins (local manifest first). */
   manifestAgents: Record<string, AgentSettings>;
-  /** Directories of `<name>.md` prompt files, first wins; `source` is reported for agents found there. */
-  promptDirs: { path: string; source: string }[];
+  /** Directories of `<name>.md` prompt files, first wins; `source` is reported for agents found there; `packaged`: a package's, whose names must be plain words. */
+  promptDirs: { path: string; source: string; packaged?: boolean }[];
   /** Explicit prompt files by agent name (a package's `[agents.<name>] prompt`); they win over the directories. */
   promptFiles?: Record<string, string>;
   /** Hooks whose prompt blocks follow the base prompt (docs/agent-loop.md#system-prompt). */
@@ -24,39 +26,72 @@ export interface AgentSources {
 
 export function buildAgents(sources: AgentSources): Map<string, AgentDefinition> {
   const agents = new Map<string, AgentDefinition>();
-  const identity = readIfPresent(sources.identityFile).trim() ? readIfPresent(sources.identityFile) : CRAB_PERSONA;
-  agents.set(DEFAULT_AGENT, define(DEFAULT_AGENT, sources.crab, identity, sources.hooks));
+  agents.set(DEFAULT_AGENT, define(DEFAULT_AGENT, sources.crab, identity(sources), sources.hooks));
 
   const prompts = new Map<string, string>();
   const found = new Map<string, string>();
+  /** Prompt files that are not regular files, by agent name: the file and what it is instead. */
+  const unreadable = new Map<string, string>();
+  const notRegular = (file: string) => {
+    const what = describeFile(file);
+    return `${file} is ${what}, not a regular file${what === "a symbolic link to a regular file" ? " (prompt files are not read through links)" : ""}`;
+  };
   for (const dir of sources.promptDirs) {
-    for (const file of listPromptFiles(dir.path)) {
-      const name = basename(file, ".md");
-      if (name === DEFAULT_AGENT) {
-        sources.warn(`ignoring prompt file ${file}: 'crab' is configured by [system.crab] and Crab.md`);
+    for (const entry of listPromptFiles(dir.path)) {
+      const name = basename(entry.file, ".md");
+      const bad = dir.packaged ? unusableName("agent", name, dir.source) : undefined;
+      if (bad) {
+        sources.warn(bad);
         continue;
       }
-      if (!prompts.has(name)) {
-        prompts.set(name, file);
-        found.set(name, dir.source);
+      if (name === DEFAULT_AGENT) {
+        sources.warn(`ignoring prompt file ${entry.file}: 'crab' is configured by [system.crab] and Crab.md`);
+        continue;
       }
+      if (prompts.has(name)) continue;
+      if (entry.regular) {
+        prompts.set(name, entry.file);
+        found.set(name, dir.source);
+      } else if (!unreadable.has(name)) unreadable.set(name, notRegular(entry.file));
     }
   }
   for (const [name, file] of Object.entries(sources.promptFiles ?? {})) {
-    if (name !== DEFAULT_AGENT && existsSync(file)) prompts.set(name, file);
+    if (name === DEFAULT_AGENT || !existsSync(file)) continue;
+    if (isRegularFile(file)) prompts.set(name, file);
+    else if (!prompts.has(name)) unreadable.set(name, notRegular(file));
   }
   for (const [name, settings] of Object.entries(sources.manifestAgents)) {
     if (name === DEFAULT_AGENT) {
       sources.warn("ignoring [agents.crab]: configure the default agent in [system.crab]");
       continue;
     }
-    if (!prompts.has(name)) sources.warn(`agent '${name}' is configured but has no prompt file ${name}.md in local/agents/; skipped until that file exists`);
+    if (prompts.has(name)) continue;
+    const what = unreadable.get(name);
+    unreadable.delete(name);
+    sources.warn(
+      what
+        ? `agent '${name}' is configured but its prompt file ${what}: skipped until it is one`
+        : `agent '${name}' is configured but has no prompt file ${name}.md in local/agents/; skipped until that file exists`,
+    );
   }
+  // A FIFO or a link to a device would block or never end a read: said, never read.
+  for (const what of unreadable.values()) sources.warn(`ignoring prompt file ${what}: skipped`);
   for (const [name, file] of [...prompts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const settings = sources.manifestAgents[name] ?? { ...DEFAULT_AGENT_SETTINGS, thinking: sources.crab.thinking, source: found.get(name) };
     agents.set(name, define(name, settings, readIfPresent(file), sources.hooks));
   }
   return agents;
+}
+
+/** crab's identity: Crab.md when it is a regular file with text, else the built-in persona. */
+function identity(sources: AgentSources): string {
+  const file = sources.identityFile;
+  if (existsSync(file) && !isRegularFile(file)) {
+    sources.warn(`ignoring ${file}: it is ${describeFile(file)}, not a regular file; crab uses its default persona`);
+    return CRAB_PERSONA;
+  }
+  const text = readIfPresent(file);
+  return text.trim() ? text : CRAB_PERSONA;
 }
 
 function define(name: string, settings: AgentSettings, basePrompt: string, hooks: readonly RuntimeHook[]): AgentDefinition {
@@ -68,12 +103,13 @@ function define(name: string, settings: AgentSettings, basePrompt: string, hooks
   };
 }
 
-function listPromptFiles(dir: string): string[] {
+/** The `*.md` entries of a directory, sorted; `regular` false for links, FIFOs, devices, directories. */
+function listPromptFiles(dir: string): { file: string; regular: boolean }[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith(".md"))
-    .map((e) => join(dir, e.name))
-    .sort();
+    .filter((e) => e.name.endsWith(".md"))
+    .map((e) => ({ file: join(dir, e.name), regular: e.isFile() }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
 function readIfPresent(path: string): string {

@@ -184,6 +184,7 @@ export async function* runTurn(
       streaming: input.streaming,
       signal: toolSignal,
       processes: host.toolProcesses,
+      runId: session.runId,
       approval,
       spend,
     }),
@@ -296,7 +297,7 @@ function scopedDispatcher(
   runtime: Runtime,
   host: Host,
   agent: AgentDefinition,
-  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; approval: ApprovalScope; spend: RunSpend },
+  run: { cwd: string; streaming: boolean; signal: AbortSignal; processes: ToolProcesses; runId?: string; approval: ApprovalScope; spend: RunSpend },
 ): ToolDispatcher {
   return {
     async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
@@ -304,7 +305,7 @@ function scopedDispatcher(
       const refusal = await approveCall(host.asks, run.approval, agent.name, call, { timeoutMs: ASK_TIMEOUT_MS, signal: run.signal });
       if (refusal) return refusal;
       const policy = runtime.toolPolicy;
-      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, approval: run.approval, spend: run.spend };
+      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, run: run.runId, approval: run.approval, spend: run.spend };
       const outcome = await runtime.tools.dispatch(call, context);
       return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },

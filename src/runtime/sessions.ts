@@ -10,6 +10,9 @@ import { resolveSessionPath } from "../session/paths.ts";
 import { Mutex } from "./mutex.ts";
 import { ParkedSessions } from "./parked-sessions.ts";
 
+/** Runs begun in this process, for run ids. */
+let runCount = 0;
+
 export class Session {
   readonly lock = new Mutex();
   /** The working history; undefined while unloaded (the file holds it). */
@@ -81,6 +84,9 @@ export class Session {
   /** Its stop signal (Kill or Cancel), made once per run: several layers of a turn ask for it. */
   private runStop: AbortSignal | undefined;
 
+  /** The run in progress, unique in this daemon; undefined between runs. Tool processes carry it (docs/protocol.md "Runs"). */
+  runId: string | undefined;
+
   /** True while a run (not a background title job) holds the session. */
   get running(): boolean {
     return this.run !== undefined;
@@ -99,11 +105,13 @@ export class Session {
   beginRun(): void {
     this.run = new AbortController();
     this.runStop = undefined;
+    this.runId = `${this.id}#${++runCount}`;
   }
 
   endRun(): void {
     this.run = undefined;
     this.runStop = undefined;
+    this.runId = undefined;
   }
 
   /** Stops the run in progress, if any; true when there was one. */

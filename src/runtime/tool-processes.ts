@@ -7,11 +7,16 @@ import { readdirSync, readFileSync } from "node:fs";
 /** The variable each tool process carries: a random token the daemon knows. */
 export const TOOL_TOKEN_VAR = "CRABTALK_TOOL_TOKEN";
 
-interface Root {
+/** Whose a tool process is: the agent, and the run that started it (a session's run id, see Session.runId). */
+export interface ToolOwner {
+  agent: string;
+  run?: string;
+}
+
+interface Root extends ToolOwner {
   pid: number;
   /** /proc start time: a reused pid is not the same process. */
   startTime: string;
-  agent: string;
 }
 
 /** Roots kept; the oldest go first beyond this. */
@@ -20,24 +25,24 @@ const MAX_ROOTS = 4096;
 export class ToolProcesses {
   private readonly roots = new Map<number, Root>();
   /** Token → agent, and the start time of the process it was given to (once known). */
-  private readonly tokens = new Map<string, { agent: string; startTime?: string }>();
+  private readonly tokens = new Map<string, ToolOwner & { startTime?: string }>();
 
-  /** A fresh token for one tool process of `agent`, to put in its environment. */
-  token(agent: string): string {
+  /** A fresh token for one tool process of `owner`, to put in its environment. */
+  token(owner: ToolOwner): string {
     const token = randomBytes(18).toString("base64url");
-    this.tokens.set(token, { agent });
+    this.tokens.set(token, { ...owner });
     trim(this.tokens);
     return token;
   }
 
   /** Records a process a tool started with `token` (its children are found through it). */
-  register(pid: number, agent: string, token?: string): void {
+  register(pid: number, owner: ToolOwner, token?: string): void {
     const startTime = statFields(pid)?.[START_TIME];
     if (startTime === undefined) return; // already gone: nothing of it can connect
     const given = token === undefined ? undefined : this.tokens.get(token);
     if (given) given.startTime = startTime;
     this.roots.delete(pid);
-    this.roots.set(pid, { pid, startTime, agent });
+    this.roots.set(pid, { pid, startTime, agent: owner.agent, run: owner.run });
     trim(this.roots);
   }
 
@@ -65,19 +70,19 @@ export class ToolProcesses {
     return this.roots.size === 0 && this.tokens.size === 0;
   }
 
-  /** The agent whose root is this exact process (pid and start time), if any. */
-  rootAgent(pid: number, startTime: string | undefined): string | undefined {
+  /** The owner of the root that is this exact process (pid and start time), if any. */
+  rootOwner(pid: number, startTime: string | undefined): ToolOwner | undefined {
     const root = this.roots.get(pid);
-    return root && root.startTime === startTime ? root.agent : undefined;
+    return root && root.startTime === startTime ? root : undefined;
   }
 
-  /** The agent of a session led by a tool root (a detached child keeps its session). */
-  sessionAgent(sid: number): string | undefined {
-    return this.roots.get(sid)?.agent;
+  /** The owner of a session led by a tool root (a detached child keeps its session). */
+  sessionOwner(sid: number): ToolOwner | undefined {
+    return this.roots.get(sid);
   }
 
-  tokenAgent(token: string): string | undefined {
-    return this.tokens.get(token)?.agent;
+  tokenOwner(token: string): ToolOwner | undefined {
+    return this.tokens.get(token);
   }
 }
 

@@ -22,6 +22,8 @@ export interface ToolCallContext extends ToolContext {
   policy?: ToolPolicy;
   /** Where processes the tool starts are recorded, so their connections stay in the agent's scope. */
   processes?: ToolProcesses;
+  /** The run making the call (Session.runId), recorded with the processes tools start. */
+  run?: string;
   /** The run's approval rules and who answers them (delegation hands them on). */
   approval?: ApprovalScope;
   /** The run's spend: delegated tasks count toward its per-run budgets (docs/usage.md). */

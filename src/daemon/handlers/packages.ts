@@ -8,7 +8,7 @@ import type { Handlers } from "../../protocol/server.ts";
 import { hubEntries, hubUrl, matchesQuery, syncHub } from "../packages/hub.ts";
 import { installedManifestPath, parsePackageId } from "../packages/id.ts";
 import { installPackage, type Progress } from "../packages/install.ts";
-import { listInstalled } from "../packages/installed.ts";
+import { installedEntries, listInstalled } from "../packages/installed.ts";
 import { checkInstalled, uninstallPackage } from "../packages/uninstall.ts";
 import type { DaemonState } from "../state.ts";
 
@@ -69,6 +69,13 @@ function locked(state: DaemonState, progress: () => AsyncGenerator<Progress>): A
   })();
 }
 
+/** A manifest error without its leading `packages/<id>.toml: ` (the listing shows the id), kept short. */
+function withoutLabel(error: string, id: string): string {
+  const label = `packages/${id}.toml: `;
+  const reason = error.startsWith(label) ? error.slice(label.length) : error;
+  return reason.length > 1024 ? `${reason.slice(0, 1024)}…` : reason;
+}
+
 export function packageHandlers(state: DaemonState): Handlers {
   return {
     installPackage: ({ package: id, branch, path, force }) => {
@@ -84,13 +91,15 @@ export function packageHandlers(state: DaemonState): Handlers {
       return locked(state, () => uninstallPackage(state, pkg, (name) => state.services.stopIfRunning(name)));
     },
 
+    // A broken manifest (too large, invalid) is listed with why it is not loaded, so it can be found and removed.
     listPackages: () => ({
       case: "packageList",
       value: {
-        packages: listInstalled(state.paths.packages, state.paths.cacheRepos, (m) => state.log.warn(m)).map((p) => ({
-          name: p.id,
-          description: p.manifest.package.description,
-        })),
+        packages: installedEntries(state.paths.packages, state.paths.cacheRepos).map((p) =>
+          "error" in p
+            ? { name: p.id, description: `not loaded: ${withoutLabel(p.error, p.id)}` }
+            : { name: p.id, description: p.manifest.package.description },
+        ),
       },
     }),
 

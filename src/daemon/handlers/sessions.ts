@@ -1,6 +1,6 @@
 // Execution, sessions and conversations (docs/protocol.md#runs, docs/protocol.md#sessions-and-conversations).
 import { rmSync } from "node:fs";
-import { badRequest, internal, notFound, ProtocolError } from "../../protocol/errors.ts";
+import { badRequest, conflict, internal, notFound, ProtocolError } from "../../protocol/errors.ts";
 import type { Reply } from "../../protocol/codec.ts";
 import type { Handlers, RequestContext } from "../../protocol/server.ts";
 import { AgentNotRegisteredError, SessionNotFoundError, type ResolveRequest, type Session } from "../../runtime/sessions.ts";
@@ -13,6 +13,19 @@ import type { DaemonState } from "../state.ts";
 import { startTurn } from "../turn.ts";
 import { turnGate } from "../turn-gate.ts";
 import { checkSender } from "../request-names.ts";
+
+/**
+ * A run's own tool sending into the run's session would wait for the run,
+ * which waits for the tool: refused at once with 409 (docs/protocol.md "Runs").
+ */
+async function refuseSelfWait(session: Session, ctx: RequestContext): Promise<void> {
+  const run = session.runId;
+  if (run === undefined || !ctx.callerRuns || !(await ctx.callerRuns).has(run)) return;
+  throw conflict(
+    `session ${session.id} is busy with the run whose tool sent this request; that run waits for the tool, so this would wait for itself. ` +
+      "Send into a new session instead (crabtalk send --new)",
+  );
+}
 
 /** How long ReplyToAsk waits for a question that is about to be asked (docs/protocol.md#runs). */
 const ASK_REPLY_GRACE_MS = 100;
@@ -37,6 +50,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
     // One start per turn of the event loop (turn-gate.ts): chunks of running streams go first.
     await turnGate.enter();
     const session = await resolveSession(state, req);
+    await refuseSelfWait(session, ctx);
     const task = startTurn(state.host, session, {
       content: req.content,
       sender: req.sender || undefined,

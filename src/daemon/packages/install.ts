@@ -12,7 +12,8 @@ import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
 import { installCommand, npmCommandDir, type Progress } from "./commands.ts";
 import { syncClone, withoutCredentials } from "./git.ts";
-import { hubUrl, syncHub } from "./hub.ts";
+import { hubUrl, listDir, syncHub } from "./hub.ts";
+import { unusableName } from "../../runtime/package-names.ts";
 import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";
 import { listInstalled } from "./installed.ts";
 import { needsRepository, readPackageManifest, type PackageManifest } from "./manifest.ts";
@@ -136,10 +137,16 @@ function* warnings(state: DaemonState, pkg: PackageId, manifest: PackageManifest
   resolveMcps(manifestMcps(paths.localManifest), installed, collect);
   resolveAgents(manifestAgents(paths.localManifest), installed, collect);
   discoverSkills(skillDirs(paths, installed), [], collect);
+  // Prompt files alone register agents too: one whose name is unusable is skipped (package-names.ts).
+  const repo = installed.find((p) => p.id === pkg.id)?.repo;
+  for (const file of repo ? listDir(join(repo, "agents")) : []) {
+    const unusable = file.endsWith(".md") && unusableName("agent", file.slice(0, -".md".length), pkg.id);
+    if (unusable) collect(unusable);
+  }
   // Clashes this package lost, and those it won against a package later in the order.
   const names = [...Object.values(manifest.mcps).map((m) => m.name), ...Object.keys(manifest.agents)];
   const concerns = (m: string) => m.includes(` from ${pkg.id} `) || (m.includes(" conflicts with ") && names.some((n) => m.includes(`'${n}'`)));
-  for (const m of messages) if (concerns(m)) yield { kind: "warning", text: m };
+  for (const m of new Set(messages)) if (concerns(m)) yield { kind: "warning", text: m };
   for (const mcp of Object.values(manifest.mcps)) {
     if (mcp.auth && !existsSync(paths.tokenFile(mcp.name))) {
       yield { kind: "warning", text: `MCP '${mcp.name}' needs OAuth and has no token yet (${paths.tokenFile(mcp.name)}): it will fail to connect until it has one` };

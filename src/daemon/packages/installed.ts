@@ -12,8 +12,25 @@ export interface InstalledPackage extends PackageId {
   repo?: string;
 }
 
+/** A manifest under packages/ that cannot be used (too large, not TOML, invalid): listed, never loaded. */
+export interface BrokenPackage {
+  id: string;
+  error: string;
+}
+
+/** The packages that load; each broken one is reported to `warn` and skipped. */
 export function listInstalled(packagesDir: string, cacheRepos: string, warn: (msg: string) => void = () => {}): InstalledPackage[] {
   const out: InstalledPackage[] = [];
+  for (const entry of installedEntries(packagesDir, cacheRepos)) {
+    if ("error" in entry) warn(`package ${entry.id}: ${entry.error}, skipping`);
+    else out.push(entry);
+  }
+  return out;
+}
+
+/** Every manifest under packages/, in resolution order, the broken ones included. */
+export function installedEntries(packagesDir: string, cacheRepos: string): (InstalledPackage | BrokenPackage)[] {
+  const out: (InstalledPackage | BrokenPackage)[] = [];
   for (const scope of listDir(packagesDir)) {
     const scopeDir = join(packagesDir, scope);
     // A symlinked scope directory could point anywhere: never read through it.
@@ -27,7 +44,7 @@ export function listInstalled(packagesDir: string, cacheRepos: string, warn: (ms
         const repo = manifest.package.repository ? join(cacheRepos, repoSlug(manifest.package.repository)) : undefined;
         out.push({ ...pkg, manifest, repo: repo && needsRepository(manifest) && existsSync(repo) ? repo : undefined });
       } catch (err) {
-        warn(`package ${id}: ${(err as Error).message}, skipping`);
+        out.push({ id, error: (err as Error).message });
       }
     }
   }

@@ -1,10 +1,11 @@
 // A package manifest `<scope>/<name>.toml` (docs/packages.md#manifests, docs/packages.md): [package]
 // metadata and setup, [mcps.*], [agents.*], [commands.*].
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../config/error.ts";
 import { parseTomlText } from "../config/load.ts";
 import { agentConfigSchema, mcpTableSchema } from "../config/schema.ts";
+import { checkManifestSizes, MAX_MANIFEST_BYTES } from "./manifest-limits.ts";
 
 const text = z.string({ error: "must be a string" });
 const words = z.array(text, { error: "must be an array of strings" });
@@ -75,10 +76,14 @@ export const packageManifestSchema = z.object(
 });
 export type PackageManifest = z.output<typeof packageManifestSchema>;
 
-/** Parses manifest text; `label` names the file in errors. */
+/** Parses manifest text; `label` names the file in errors. Refuses text over the size limits (manifest-limits.ts). */
 export function parsePackageManifest(source: string, label: string): PackageManifest {
+  const bytes = Buffer.byteLength(source);
+  if (bytes > MAX_MANIFEST_BYTES) throw tooLarge(label, bytes);
+  const doc = parseTomlText(source, label);
+  checkManifestSizes(doc, label);
   // Parsed once per load: zod's eval-compiled fast path would cost more than it saves.
-  const parsed = packageManifestSchema.safeParse(parseTomlText(source, label), { jitless: true });
+  const parsed = packageManifestSchema.safeParse(doc, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`${label}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
@@ -86,9 +91,16 @@ export function parsePackageManifest(source: string, label: string): PackageMani
   return parsed.data;
 }
 
+/** Reads and parses a manifest file; never reads one that is not a regular file or over the size limit. */
 export function readPackageManifest(path: string, label = path): PackageManifest {
+  const st = statSync(path);
+  if (!st.isFile()) throw new ConfigError(`${label}: not a regular file`);
+  if (st.size > MAX_MANIFEST_BYTES) throw tooLarge(label, st.size);
   return parsePackageManifest(readFileSync(path, "utf8"), label);
 }
+
+const tooLarge = (label: string, bytes: number) =>
+  new ConfigError(`${label}: the manifest is ${bytes} bytes, over the ${MAX_MANIFEST_BYTES}-byte (1 MiB) limit`);
 
 /**
  * Whether install clones the repository (docs/packages.md): for agents, a setup step, or

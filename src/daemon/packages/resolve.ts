@@ -5,6 +5,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentConfig, McpServerConfig } from "../config/schema.ts";
 import type { InstalledPackage } from "./installed.ts";
+import { unusableName } from "../../runtime/package-names.ts";
 
 export const LOCAL_SOURCE = "local";
 
@@ -25,6 +26,11 @@ export function resolveMcps(local: Record<string, McpServerConfig>, packages: re
   const out: SourcedMcp[] = Object.values(local).map((config) => ({ config, source: LOCAL_SOURCE }));
   for (const pkg of packages) {
     for (const config of Object.values(pkg.manifest.mcps)) {
+      const bad = unusableName("MCP server", config.name, pkg.id);
+      if (bad) {
+        warn(bad);
+        continue;
+      }
       if (out.some((m) => m.config.name === config.name)) {
         warn(`MCP '${config.name}' from ${pkg.id} conflicts with already-loaded MCP, skipping`);
         continue;
@@ -39,6 +45,11 @@ export function resolveAgents(local: Record<string, AgentConfig>, packages: read
   const out = new Map<string, SourcedAgent>(Object.entries(local).map(([n, config]) => [n, { config, source: LOCAL_SOURCE }]));
   for (const pkg of packages) {
     for (const [name, { prompt, ...config }] of Object.entries(pkg.manifest.agents)) {
+      const bad = unusableName("agent", name, pkg.id);
+      if (bad) {
+        warn(bad);
+        continue;
+      }
       if (out.has(name)) {
         warn(`agent '${name}' from ${pkg.id} conflicts with already-loaded agent, skipping`);
         continue;

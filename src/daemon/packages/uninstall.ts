@@ -10,7 +10,7 @@ import { npmCommandDir, type Progress } from "./commands.ts";
 import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";
 import { removeManifest } from "./install.ts";
 import { listInstalled } from "./installed.ts";
-import { readPackageManifest } from "./manifest.ts";
+import { packageManifestSchema, readPackageManifest, type PackageManifest } from "./manifest.ts";
 import { scriptEnv } from "./script-env.ts";
 
 /** Throws 404 before anything is streamed when the package is not installed. */
@@ -22,14 +22,22 @@ export function checkInstalled(state: DaemonState, pkg: PackageId): string {
 
 export async function* uninstallPackage(state: DaemonState, pkg: PackageId, stopService: (name: string) => Promise<boolean>): AsyncGenerator<Progress> {
   const target = checkInstalled(state, pkg);
-  const text = readFileSync(target, "utf8");
-  const manifest = readPackageManifest(target, `packages/${pkg.id}.toml`);
+  // A broken manifest (too large, invalid) is removed too: there is nothing of it to undo.
+  let manifest: PackageManifest;
+  let text: string | undefined;
+  try {
+    manifest = readPackageManifest(target, `packages/${pkg.id}.toml`);
+    text = readFileSync(target, "utf8");
+  } catch (err) {
+    yield { kind: "warning", text: `${(err as Error).message}: removing the manifest only` };
+    manifest = packageManifestSchema.parse({});
+  }
   removeManifest(target);
   try {
     yield { kind: "step", text: "reloading daemon…" };
     await state.reload();
   } catch (err) {
-    writeFileAtomic(target, text);
+    if (text !== undefined) writeFileAtomic(target, text);
     throw err;
   }
   yield { kind: "step", text: `removed packages/${pkg.id}.toml` };

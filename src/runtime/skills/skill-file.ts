@@ -1,6 +1,7 @@
 // SKILL.md parsing (docs/memory.md#skillmd): YAML front matter, then the Markdown
 // body that is the skill prompt.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { describeFile, isRegularFile } from "../file-kind.ts";
 import type matter from "gray-matter";
 
 /**
@@ -83,8 +84,9 @@ export function parseSkill(source: string): Skill {
   };
 }
 
-/** Reads and parses a SKILL.md file; throws on a read or parse failure. */
+/** Reads and parses a SKILL.md file; throws on a read or parse failure, and for a FIFO or device (never read: it would block). */
 export function readSkillFile(path: string): Skill {
+  if (existsSync(path) && !isRegularFile(path)) throw new Error(`it is ${describeFile(path)}, not a regular file`);
   return parseSkill(readFileSync(path, "utf8"));
 }
 

@@ -46,6 +46,7 @@ export const bashTool: Tool<z.output<typeof input>> = {
       umask: ctx.policy?.umask,
       processes: ctx.processes,
       agent: ctx.agentDef.name,
+      run: ctx.run,
       timeoutSecs: args.timeout ?? BASH_DEFAULT_TIMEOUT_SECS,
       signal: ctx.signal,
     });
@@ -64,6 +65,8 @@ export interface BashOptions {
   /** Records the process for `agent`, so its connections to the daemon stay in that agent's scope. */
   processes?: ToolProcesses;
   agent?: string;
+  /** The run that calls the tool (Session.runId): its processes may not send into that run's session. */
+  run?: string;
   timeoutSecs: number;
   signal: AbortSignal;
 }
@@ -82,7 +85,8 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
     // The daemon's own umask (077) keeps its files private; files a command makes are the user's.
     const argv = options.umask === undefined ? planned.argv : ["/bin/sh", "-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$@"`, "sh", ...planned.argv];
     const [program, ...args] = argv;
-    const token = options.processes && options.agent !== undefined ? options.processes.token(options.agent) : undefined;
+    const owner = options.agent !== undefined ? { agent: options.agent, run: options.run } : undefined;
+    const token = options.processes && owner ? options.processes.token(owner) : undefined;
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(program, args, {
@@ -96,7 +100,7 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       resolve(result("", `bash failed: ${(err as Error).message}`, -1, true));
       return;
     }
-    if (child.pid !== undefined && options.agent !== undefined) options.processes?.register(child.pid, options.agent, token);
+    if (child.pid !== undefined && owner) options.processes?.register(child.pid, owner, token);
     const out = new CappedBuffer(BASH_OUTPUT_CAP);
     const errOut = new CappedBuffer(BASH_OUTPUT_CAP);
     child.stdout?.on("data", (b: Buffer) => out.push(b));
