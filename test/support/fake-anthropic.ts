@@ -3,6 +3,7 @@
 import {
   DEFAULT_USAGE,
   FakeState,
+  paceOf,
   type FakeLLM,
   type ScriptedTurn,
   type SseEvent,
@@ -48,7 +49,7 @@ export async function startFakeAnthropic(): Promise<FakeLLM> {
       if (turn.garbage !== undefined) return garbageResponse(turn.garbage);
       if (turn.endlessLine) return endlessLineResponse(state);
       const model = typeof body?.model === "string" ? body.model : "claude-fake";
-      if (body?.stream) return state.sse(streamEvents(turn, model), turn.cutAfterChunks, turn.stallAfterChunks);
+      if (body?.stream) return state.sse(streamEvents(turn, model), turn.cutAfterChunks, turn.stallAfterChunks, paceOf(turn));
       return json(message(turn, model));
     },
   });

@@ -3,6 +3,7 @@
 import {
   DEFAULT_USAGE,
   FakeState,
+  paceOf,
   type FakeLLM,
   type ScriptedTurn,
   type SseEvent,
@@ -61,7 +62,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       const model = typeof body?.model === "string" ? body.model : "fake-model";
       if (body?.stream) {
         const events = streamEvents(turn, model, body?.stream_options?.include_usage === true);
-        return state.sse(events, turn.cutAfterChunks, turn.stallAfterChunks);
+        return state.sse(events, turn.cutAfterChunks, turn.stallAfterChunks, paceOf(turn));
       }
       return json(completion(turn, model));
     },

@@ -1,6 +1,7 @@
 // Shared plumbing for command actions: report failures as one line on stderr
 // with a non-zero exit instead of a stack trace.
 import { DaemonError } from "../../protocol/daemon-error.ts";
+import { endForClosedPipe, isClosedPipe } from "../closed-pipe.ts";
 import { UnreachableError } from "../endpoint.ts";
 
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<void | number>) {
@@ -9,6 +10,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void | n
       const code = await fn(...args);
       if (typeof code === "number") process.exitCode = code;
     } catch (err) {
+      if (isClosedPipe(err)) endForClosedPipe();
       process.stderr.write(`crabtalk: ${describe(err)}\n`);
       process.exitCode = err instanceof UnreachableError ? 2 : 1;
     }

@@ -1,6 +1,7 @@
 // stdout and stderr for the fast CLI path, written through Bun's file sinks:
 // touching process.stdout/stderr would load Node's stream layer (≈12 ms, 10 MiB).
 import type { FileSink } from "bun";
+import { endForClosedPipe, isClosedPipe } from "../closed-pipe.ts";
 
 export interface Sink {
   readonly isTTY: boolean;
@@ -10,14 +11,23 @@ export interface Sink {
 }
 
 function sink(writer: FileSink, isTTY: boolean): Sink {
+  // A reader that went away (`… | head -1`) ends the command quietly (closed-pipe.ts).
+  const failed = (err: unknown): void => {
+    if (isClosedPipe(err)) endForClosedPipe();
+    throw err;
+  };
   return {
     isTTY,
     write(s: string) {
-      writer.write(s);
-      void writer.flush();
+      try {
+        writer.write(s);
+        void Promise.resolve(writer.flush()).catch(failed);
+      } catch (err) {
+        failed(err);
+      }
     },
     async flush() {
-      await writer.flush();
+      await Promise.resolve(writer.flush()).catch(failed);
     },
   };
 }
