@@ -108,7 +108,7 @@ test("--session sends to that open session; an unknown one is a 404 on stderr", 
   const missing = await s.cli(["send", "--session", "99999", "nobody home"]);
   expect(missing.code).toBe(1);
   expect(missing.stdout).toBe("");
-  expect(missing.stderr).toBe("crabtalk: session 99999 not found (error 404)\n");
+  expect(missing.stderr).toBe("crabtalk: session 99999 not found\n");
 });
 
 test("the message is read from stdin when none is given or it is -", async () => {
@@ -200,7 +200,7 @@ test("a provider 401 exits 1 with the provider's error on stderr; the daemon kee
 test("an unknown agent is refused before the run starts", async () => {
   const r = await s.cli(["send", "--agent", "nobody", "hi"]);
   expect(r.code).toBe(1);
-  expect(r.stderr).toBe("crabtalk: agent 'nobody' not registered (error 404)\n");
+  expect(r.stderr).toBe("crabtalk: agent 'nobody' not registered\n");
   const json = await s.cli(["send", "--json", "--agent", "nobody", "hi"]);
   expect(json.code).toBe(1);
   expect(events(json.stdout)).toEqual([{ type: "error", code: 404, message: "agent 'nobody' not registered" }]);

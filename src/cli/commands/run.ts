@@ -1,6 +1,5 @@
 // Shared plumbing for command actions: report failures as one line on stderr
 // with a non-zero exit instead of a stack trace.
-import { DaemonError } from "../../protocol/daemon-error.ts";
 import { endForClosedPipe, isClosedPipe } from "../closed-pipe.ts";
 import { UnreachableError } from "../endpoint.ts";
 
@@ -17,7 +16,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void | n
   };
 }
 
+/** The message a person reads; the protocol's code (e.g. 404) is for programs, not shown. */
 function describe(err: unknown): string {
-  if (err instanceof DaemonError) return `${err.message} (error ${err.code})`;
   return err instanceof Error ? err.message : String(err);
 }
