@@ -53,6 +53,9 @@ With both a message and text piped on standard input, both are sent: the
 message, a blank line, then the piped text (git diff | crabtalk send "review
 this diff"). An empty message with nothing piped is refused.
 
+At a terminal the answer streams word by word, its Markdown drawn and its
+lines wrapped at word boundaries; in a pipe it is the model's text as is.
+
 Without --session, the message continues your latest conversation with the
 agent (--new starts another). Tool calls are shown on stderr when it is a
 terminal. If the agent asks a question (ask_user), it is asked on the
