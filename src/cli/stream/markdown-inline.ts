@@ -33,7 +33,7 @@ export class InlineMarkdown {
           i++; // a literal backtick
           continue;
         }
-        if (close < 0 || (s[i + 1] === undefined && !final)) break; // may still close
+        if (close < 0) break; // may still close
         plainUpTo(i);
         this.emit(s.slice(i + 1, close), paint.cyan);
         i = plainFrom = close + 1;
