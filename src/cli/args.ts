@@ -2,6 +2,7 @@
 import { InvalidArgumentError } from "commander";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { composeMessage, EMPTY_MESSAGE } from "./message-input.ts";
 
 /** `--session N`: a session id as printed by `crabtalk sessions`. */
 export function parseSessionId(value: string): bigint {
@@ -22,11 +23,19 @@ export function parseDirectory(value: string): string {
   return dir;
 }
 
-/** The message argument, or standard input when it is missing or `-`. */
+/**
+ * The message: the argument, standard input when it is missing or `-`, or
+ * both when text is piped with an argument (message-input.ts). A terminal on
+ * standard input is read only for a missing message.
+ */
 export async function readMessage(arg: string | undefined): Promise<string> {
-  if (arg !== undefined && arg !== "-") return arg;
-  if (process.stdin.isTTY) process.stderr.write("(type the message, then Ctrl-D on an empty line)\n");
+  if (!process.stdin.isTTY) return composeMessage(arg);
+  if (arg !== undefined && arg !== "-") {
+    if (!arg.trim()) throw new Error(EMPTY_MESSAGE);
+    return arg;
+  }
+  process.stderr.write("(type the message, then Ctrl-D on an empty line)\n");
   const text = (await Bun.stdin.text()).replace(/\s+$/, "");
-  if (!text.trim()) throw new Error("empty message: give it as an argument or on standard input");
+  if (!text.trim()) throw new Error(EMPTY_MESSAGE);
   return text;
 }

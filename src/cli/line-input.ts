@@ -32,9 +32,12 @@ export class LineInput {
   private pasting = false;
   private pasted: string[] = [];
   private input: NodeJS.EventEmitter | undefined;
-  private readonly onKeypress = (_s: string, key: { name?: string } | undefined) => {
+  private cleared: () => void = () => {};
+  private readonly onKeypress = (_s: string, key: { name?: string; ctrl?: boolean } | undefined) => {
     if (key?.name === "paste-start") this.pasting = true;
     else if (key?.name === "paste-end") this.pasting = false;
+    // readline has cleared the screen (and drawn the prompt, empty while an answer streams).
+    else if (key?.ctrl && key.name === "l") this.cleared();
   };
 
   constructor(options: LineInputOptions = {}) {
@@ -75,6 +78,11 @@ export class LineInput {
         this.rl.prompt();
       }
     });
+  }
+
+  /** Called after Ctrl-L has cleared the terminal: the cursor is at its top left. */
+  onClearScreen(handler: () => void): void {
+    this.cleared = handler;
   }
 
   /** What Ctrl-C does while no read is waiting (e.g. stop the answer being streamed). */
@@ -141,6 +149,8 @@ export class LineInput {
   private settle(result: ReadResult): void {
     const waiter = this.waiter;
     this.waiter = undefined;
+    // Until the next read there is no prompt: a Ctrl-L meanwhile must not draw the last one again.
+    if (this.terminal) this.rl.setPrompt("");
     waiter?.(result);
   }
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../support/cli.ts";
-import { cleanup, tempHome } from "../support/daemon.ts";
+import { cleanup, MAIN, tempHome } from "../support/daemon.ts";
 import { startAskingDaemon } from "../support/asking-daemon.ts";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
 
@@ -108,7 +108,7 @@ test("--session sends to that open session; an unknown one is a 404 on stderr", 
   const missing = await s.cli(["send", "--session", "99999", "nobody home"]);
   expect(missing.code).toBe(1);
   expect(missing.stdout).toBe("");
-  expect(missing.stderr).toBe("crabtalk: session 99999 not found (error 404)\n");
+  expect(missing.stderr).toBe("crabtalk: session 99999 not found\n");
 });
 
 test("the message is read from stdin when none is given or it is -", async () => {
@@ -121,6 +121,47 @@ test("the message is read from stdin when none is given or it is -", async () =>
   const empty = await s.cli(["send", "--sender", "stdin"], "  \n");
   expect(empty.code).toBe(1);
   expect(empty.stderr).toContain("empty message");
+});
+
+test("a message and piped text are both sent: the message, a blank line, the piped text", async () => {
+  const diff = "diff --git a/x b/x\n-old\n+new\n";
+  const both = await s.cli(["send", "--sender", "both", "review this diff"], diff);
+  expect(both.code).toBe(0);
+  expect(s.lastUserMessage()).toBe("review this diff\n\ndiff --git a/x b/x\n-old\n+new");
+  // The full CLI (here: after `--`) does the same.
+  const full = await s.cli(["send", "--sender", "both", "--", "and this one"], "piped too\n");
+  expect(full.code).toBe(0);
+  expect(s.lastUserMessage()).toBe("and this one\n\npiped too");
+  // Blank piped text adds nothing; an empty message with piped text is the piped text.
+  expect((await s.cli(["send", "--sender", "both", "just this"], " \n\n")).code).toBe(0);
+  expect(s.lastUserMessage()).toBe("just this");
+  expect((await s.cli(["send", "--sender", "both", ""], "only piped\n")).code).toBe(0);
+  expect(s.lastUserMessage()).toBe("only piped");
+});
+
+test("an argument with standard input on /dev/null or closed sends the argument without waiting", async () => {
+  // runCli without stdin gives /dev/null.
+  expect((await s.cli(["send", "--sender", "nullin", "from /dev/null"])).code).toBe(0);
+  expect(s.lastUserMessage()).toBe("from /dev/null");
+  for (const args of [["send", "--sender", "nullin", "stdin closed"], ["send", "--sender", "nullin", "--", "stdin closed, full CLI"]]) {
+    const proc = Bun.spawn(["bash", "-c", '"$@" <&-', "bash", process.execPath, MAIN, ...args], {
+      env: { ...process.env, CRABTALK_HOME: s.daemon.home, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await proc.exited).toBe(0);
+    expect(s.lastUserMessage()).toBe(args.at(-1)!);
+  }
+});
+
+test("an empty message with nothing piped is refused, as empty standard input is", async () => {
+  const before = s.fake.requests.length;
+  for (const args of [["send", ""], ["send", "--", "  "]]) {
+    const r = await s.cli(args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("crabtalk: empty message: give it as an argument or on standard input\n");
+  }
+  expect(s.fake.requests.length).toBe(before);
 });
 
 test("--cwd (default: the current directory) reaches the agent as its working directory", async () => {
@@ -200,7 +241,7 @@ test("a provider 401 exits 1 with the provider's error on stderr; the daemon kee
 test("an unknown agent is refused before the run starts", async () => {
   const r = await s.cli(["send", "--agent", "nobody", "hi"]);
   expect(r.code).toBe(1);
-  expect(r.stderr).toBe("crabtalk: agent 'nobody' not registered (error 404)\n");
+  expect(r.stderr).toBe("crabtalk: agent 'nobody' not registered\n");
   const json = await s.cli(["send", "--json", "--agent", "nobody", "hi"]);
   expect(json.code).toBe(1);
   expect(events(json.stdout)).toEqual([{ type: "error", code: 404, message: "agent 'nobody' not registered" }]);

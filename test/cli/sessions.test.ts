@@ -50,7 +50,7 @@ describe("sessions and kill", () => {
 
     const again = await s.cli(["kill", String(id)]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe(`crabtalk: session ${id} not found (error 404)\n`);
+    expect(again.stderr).toBe(`crabtalk: session ${id} not found\n`);
     const bad = await s.cli(["kill", "abc"]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain("a session id is a whole number");
@@ -103,10 +103,11 @@ describe("conversations and history", () => {
   test("history of a missing file or one outside sessions/ fails with the daemon's message", async () => {
     const missing = await s.cli(["history", "crab_nobody_1.jsonl"]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain("(error 404)");
+    expect(missing.stderr).toBe("crabtalk: session file <home>/sessions/crab_nobody_1.jsonl does not exist\n");
     const outside = await s.cli(["history", join(s.daemon.home, "config.toml")]);
     expect(outside.code).toBe(1);
-    expect(outside.stderr).toContain("(error 400)");
+    expect(outside.stderr).toMatch(/^crabtalk: [^\n]*config\.toml[^\n]*\n$/);
+    expect(outside.stderr).not.toContain("(error");
   });
 
   test("send --resume continues a conversation file by name", async () => {
@@ -166,22 +167,23 @@ describe("agents", () => {
     expect(readFileSync(join(s.daemon.home, "local/CrabTalk.toml"), "utf8")).not.toContain("[agents.scout]");
     const again = await s.cli(["agents", "delete", "scout"]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe("crabtalk: agent 'scout' not found (error 404)\n");
+    expect(again.stderr).toBe("crabtalk: agent 'scout' not found\n");
   });
 
   test("bad input is refused: duplicate, invalid name, invalid JSON, unknown agent", async () => {
     expect((await s.cli(["agents", "create", "dup"])).code).toBe(0);
     const dup = await s.cli(["agents", "create", "dup"]);
     expect(dup.code).toBe(1);
-    expect(dup.stderr).toContain("(error 400)");
+    expect(dup.stderr).toBe("crabtalk: agent 'dup' already exists in the local manifest\n");
     const badName = await s.cli(["agents", "create", "bad/name"]);
     expect(badName.code).toBe(1);
-    expect(badName.stderr).toContain("(error 400)");
+    expect(badName.stderr).toMatch(/^crabtalk: [^\n]*bad\/name[^\n]*\n$/);
+    expect(badName.stderr).not.toContain("(error");
     const badJson = await s.cli(["agents", "create", "other", "--json", "{nope"]);
     expect(badJson.code).toBe(1);
     expect(badJson.stderr).toContain("agent config is not valid JSON");
     const unknown = await s.cli(["agents", "show", "ghost"]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("(error 404)");
+    expect(unknown.stderr).toBe("crabtalk: agent 'ghost' not registered\n");
   });
 });

@@ -50,7 +50,11 @@ test("search shows name, installed and description; pull prints steps and setup 
   expect((await cli("packages")).stdout).toMatch(/demo\/echo\s+An echo component/);
   const bad = await cli("pull", "../etc/passwd");
   expect(bad.code).toBe(1);
-  expect(bad.stderr).toContain("(error 400)");
+  expect(bad.stderr).toStartWith("crabtalk: invalid package '../etc/passwd'");
+  // A person reads the message; the protocol's code (404 here) is not shown.
+  const missing = await cli("pull", "demo/nothing-by-this-name");
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toBe("crabtalk: package 'demo/nothing-by-this-name' is not in the hub (crabtalk search lists what is)\n");
 });
 
 test("<name> start, ps, mcp list, service logs, <name> stop", async () => {
@@ -68,14 +72,15 @@ test("<name> start, ps, mcp list, service logs, <name> stop", async () => {
   expect((await cli("ps")).stdout).toBe("no components running\n");
   const again = await cli("service", "stop", "echo");
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain("(error 404)");
+  expect(again.stderr).toMatch(/^crabtalk: [^\n]*echo[^\n]*\n$/);
+  expect(again.stderr).not.toContain("(error");
 });
 
 test("a pull whose setup fails prints its output and the error, exits 1, and installs nothing", async () => {
   const failed = await cli("pull", "demo/broken");
   expect(failed.code).toBe(1);
   expect(failed.stdout).toContain("  trying");
-  expect(failed.stderr).toContain("setup script failed (exit 7) (error 500)");
+  expect(failed.stderr).toEndWith("setup script failed (exit 7)\n");
   expect((await cli("packages")).stdout).not.toContain("demo/broken");
 });
 

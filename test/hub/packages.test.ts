@@ -292,6 +292,12 @@ test("package ids with path tricks, and symlinked scope directories, are refused
   expect((await daemonError(collect(client.uninstallPackage("evil/kit")))).code).toBe(400);
   expect(readdirSync(outside)).toEqual([]);
   expect((await daemonError(collect(client.uninstallPackage("test/not-installed")))).code).toBe(404);
+  // A package the hub does not have is not found, not a daemon failure.
+  const missing = await daemonError(collect(client.installPackage({ package: "test/no-such-package" })));
+  expect({ code: missing.code, message: missing.message }).toEqual({
+    code: 404,
+    message: "package 'test/no-such-package' is not in the hub (crabtalk search lists what is)",
+  });
   expect((await daemonError(collect(client.installPackage({ package: "test/kit", path: "relative/hub" })))).code).toBe(400);
 });
 

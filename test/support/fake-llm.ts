@@ -45,10 +45,25 @@ export interface ScriptedTurn {
   hugeText?: number;
   /** Streaming: one `data:` line that never ends (64 KiB pieces, no newline) until the client goes away. */
   endlessLine?: boolean;
+  /** Streaming: send this many SSE chunks, then wait for the test's `release()` before the rest. */
+  holdAfterChunks?: number;
+  /** Streaming: wait this long before each SSE chunk (a slow model). */
+  chunkDelayMs?: number;
+}
+
+/** How a streamed body is paced: a hold the test releases, a delay before each chunk. */
+export interface Pace {
+  holdAfter?: number;
+  delayMs?: number;
+}
+
+/** The pace a turn asks for. */
+export function paceOf(turn: StreamShape): Pace {
+  return { holdAfter: turn.holdAfterChunks, delayMs: turn.chunkDelayMs };
 }
 
 /** How a streamed answer ends early: the ScriptedTurn fields the stream writers read. */
-export type StreamShape = Pick<ScriptedTurn, "cutAfterChunks" | "stallAfterChunks" | "cutWhen">;
+export type StreamShape = Pick<ScriptedTurn, "cutAfterChunks" | "stallAfterChunks" | "cutWhen" | "holdAfterChunks" | "chunkDelayMs">;
 
 /**
  * A promise to pass as `cutWhen`, and the function that settles it: call
@@ -88,6 +103,8 @@ export interface FakeLLM {
   url: string;
   /** Queue turns; each request consumes one; empty queue → text "ok". */
   script(...turns: ScriptedTurn[]): void;
+  /** Lets one stream held by `holdAfterChunks` go on (now, or when it reaches its hold). */
+  release(): void;
   requests: RecordedRequest[];
   /** performance.timeOrigin + performance.now() when each streamed response's first content chunk was written. */
   firstChunkSentAt: number[];
@@ -134,6 +151,23 @@ export class FakeState {
   readonly firstChunkSentAt: number[] = [];
   abandoned = 0;
   private readonly queue: ScriptedTurn[] = [];
+  private releases = 0;
+  private held: (() => void)[] = [];
+
+  release(): void {
+    const waiter = this.held.shift();
+    if (waiter) waiter();
+    else this.releases++;
+  }
+
+  /** Resolves once the test has released this hold. */
+  private awaitRelease(): Promise<void> {
+    if (this.releases > 0) {
+      this.releases--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.held.push(resolve));
+  }
 
   script(...turns: ScriptedTurn[]): void {
     this.queue.push(...turns);
@@ -185,6 +219,7 @@ export class FakeState {
   /** A streamed response writing `frames` in order, cut or stalled as `sse` is. */
   frames(frames: { bytes: Uint8Array; content?: boolean }[], contentType: string, shape: StreamShape = {}): Response {
     const { cutAfterChunks: cutAfter, stallAfterChunks: stallAfter, cutWhen } = shape;
+    const pace = paceOf(shape);
     let i = 0;
     let firstContentSeen = false;
     const state = this;
@@ -206,6 +241,8 @@ export class FakeState {
         if (stallAfter !== undefined && i >= stallAfter) {
           await new Promise(() => {}); // until the client goes away (cancel)
         }
+        if (pace.holdAfter !== undefined && i === pace.holdAfter) await state.awaitRelease();
+        if (pace.delayMs) await sleep(pace.delayMs);
         const frame = frames[i++];
         if (frame === undefined) {
           controller.close();
@@ -265,6 +302,7 @@ export function fakeHandle(server: { port?: number; stop(force?: boolean): Promi
   return {
     url: `http://127.0.0.1:${server.port}${path}`,
     script: (...turns) => state.script(...turns),
+    release: () => state.release(),
     requests: state.requests,
     firstChunkSentAt: state.firstChunkSentAt,
     get abandoned() {

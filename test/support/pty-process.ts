@@ -3,6 +3,8 @@
 export interface PtyProcess {
   /** Everything drawn so far, without escape codes or carriage returns. */
   screen(): string;
+  /** Everything written so far, escape codes and all. */
+  raw(): string;
   /** Waits until the screen (after `from`) shows `what`; returns the index just past it. */
   waitFor(what: string | RegExp, from?: number): Promise<number>;
   type(keys: string): void;
@@ -12,14 +14,14 @@ export interface PtyProcess {
 
 const ESCAPES = /\x1b\[[0-9;?]*[A-Za-z~]|\x1b[()][A-Z0-9]|\x1b[=>]|\r/g;
 
-export function spawnPty(command: string[], env: Record<string, string | undefined>): PtyProcess {
+export function spawnPty(command: string[], env: Record<string, string | undefined>, size = { cols: 120, rows: 40 }): PtyProcess {
   let raw = "";
   const decoder = new TextDecoder();
   const proc = Bun.spawn(command, {
     env,
     terminal: {
-      cols: 120,
-      rows: 40,
+      cols: size.cols,
+      rows: size.rows,
       data: (_t: unknown, bytes: Uint8Array) => {
         raw += decoder.decode(bytes, { stream: true });
       },
@@ -29,6 +31,7 @@ export function spawnPty(command: string[], env: Record<string, string | undefin
   const screen = () => raw.replace(ESCAPES, "");
   return {
     screen,
+    raw: () => raw,
     async waitFor(what, from = 0) {
       for (let i = 0; ; i++) {
         const text = screen().slice(from);

@@ -55,7 +55,7 @@ test("crabtalk cancel SESSION stops the run; the send reports it and the partial
   expect((await s.cli(["cancel", String(id)])).code).toBe(0);
   const unknown = await s.cli(["cancel", "999999"]);
   expect(unknown.code).toBe(1);
-  expect(unknown.stderr).toBe("crabtalk: session 999999 not found (error 404)\n");
+  expect(unknown.stderr).toBe("crabtalk: session 999999 not found\n");
 });
 
 test("crabtalk kill SESSION stops the run and closes the session", async () => {

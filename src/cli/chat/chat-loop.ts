@@ -26,6 +26,7 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
   const stdout = new Out(process.stdout);
   const notes = interactive ? stdout : new Out(process.stderr);
   const view = new TerminalView({ text: stdout, thinking: notes, tools: notes, toolOutput: true });
+  input.onClearScreen(() => stdout.cleared());
   const note = (text: string, color: (s: string) => string = notes.style.dim) => {
     view.finish();
     view.line(notes, "note", color(text));

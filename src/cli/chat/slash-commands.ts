@@ -21,6 +21,7 @@ export const CHAT_HELP = `commands:
   /help          this help
   /quit          leave (also /exit, Ctrl-D, or Ctrl-C at an empty prompt)
 Ctrl-C while an answer streams stops waiting for it; the session stays.
+Ctrl-L clears the screen (also while an answer streams).
 /SKILL [text] sends the message with that skill (see crabtalk skills).
 Tab completes commands and skill names. End a line with \\ to continue the
 message on the next line; pasted text keeps its lines.`;

@@ -38,7 +38,7 @@ export function registerSendCommand(program: Command, conn: () => ConnectOptions
   program
     .command("send")
     .description("send one message to an agent and stream the answer to stdout")
-    .argument("[message]", "the message; omit it or give - to read it from standard input")
+    .argument("[message]", "the message; omit it or give - to read it from standard input; with text piped in too, both are sent")
     .option("-a, --agent <name>", "agent to talk to", "crab")
     .option("-s, --session <id>", "run in this open session (ids from crabtalk sessions)", parseSessionId)
     .option("--sender <name>", "who is talking (e.g. alice); default: you, the local owner")
@@ -49,6 +49,13 @@ export function registerSendCommand(program: Command, conn: () => ConnectOptions
     .addHelpText(
       "after",
       `
+With both a message and text piped on standard input, both are sent: the
+message, a blank line, then the piped text (git diff | crabtalk send "review
+this diff"). An empty message with nothing piped is refused.
+
+At a terminal the answer streams word by word, its Markdown drawn and its
+lines wrapped at word boundaries; in a pipe it is the model's text as is.
+
 Without --session, the message continues your latest conversation with the
 agent (--new starts another). Tool calls are shown on stderr when it is a
 terminal. If the agent asks a question (ask_user), it is asked on the
@@ -63,6 +70,7 @@ iteration limit), 1 the run or the request failed (message on stderr),
 Examples:
   crabtalk send "what is in this directory?"
   git diff | crabtalk send --new --agent reviewer
+  git diff | crabtalk send "review this diff"
   crabtalk send --json hello | jq -r 'select(.type=="chunk").content'`,
     )
     .action(action((message: string | undefined, opts: SendOptions) => send(message, opts, conn())));

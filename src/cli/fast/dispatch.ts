@@ -5,7 +5,6 @@
 // commander would reject), returns false and the full CLI handles it, so
 // output, errors and exit status stay those of src/cli/commands.
 import type * as NodePath from "node:path";
-import { DaemonError } from "../../protocol/daemon-error.ts";
 import { versionLine } from "../../version.ts";
 import { sessionsTable } from "../listings.ts";
 import { toPlain } from "../plain-json.ts";
@@ -147,7 +146,7 @@ export async function sendOptions(args: string[]): Promise<FastSendOptions | und
   return opts;
 }
 
+/** The message a person reads; the protocol's code stays for scripts (exit status, --json). */
 function describe(err: unknown): string {
-  if (err instanceof DaemonError) return `${err.message} (error ${err.code})`;
   return err instanceof Error ? err.message : String(err);
 }

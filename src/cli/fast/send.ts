@@ -10,6 +10,7 @@ import { errorJson, eventJson } from "../stream/event-json.ts";
 import { describeFailure, fallbackNote, runStream, stoppedAtIterationLimit } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
 import { FastClient } from "./client.ts";
+import { composeMessage } from "../message-input.ts";
 import { hasModel, noProviderLine } from "../setup/no-provider.ts";
 import { busySessions, withWaitingNote } from "../stream/waiting-note.ts";
 import type { Sink } from "./output.ts";
@@ -32,7 +33,7 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
   const { stdout, stderr } = out;
   const client = await FastClient.open(conn, (line) => stderr.write(line));
   try {
-    const content = await readMessage(opts.message);
+    const content = await composeMessage(opts.message);
     // An agent is looked up once: the answer before the run also serves the notes after it (one round trip less).
     const agents = new Map<string, Promise<AgentInfo>>();
     const getAgent = (name: string) => agents.get(name) ?? agents.set(name, client.getAgent(name)).get(name)!;
@@ -94,10 +95,3 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
   }
 }
 
-/** readMessage of src/cli/args.ts for a standard input that is not a terminal. */
-async function readMessage(arg: string | undefined): Promise<string> {
-  if (arg !== undefined && arg !== "-") return arg;
-  const text = (await Bun.stdin.text()).replace(/\s+$/, "");
-  if (!text.trim()) throw new Error("empty message: give it as an argument or on standard input");
-  return text;
-}

@@ -89,8 +89,9 @@ export async function stoppedAtIterationLimit(
   return limit > 0 ? outcome.toolSteps >= limit : true;
 }
 
+/** What a person reads: the message; the protocol code is kept for `send --json`. */
 export function describeFailure(failure: { message: string; code?: number }): string {
-  return failure.code === undefined ? failure.message : `${failure.message} (error ${failure.code})`;
+  return failure.message;
 }
 
 /**

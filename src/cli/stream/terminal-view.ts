@@ -3,12 +3,15 @@
 // when several kinds of output share one terminal.
 import type { StreamEvent, ToolCallInfo } from "../../protocol/gen/crabtalk_pb.ts";
 import { styleFor, type Style } from "../style.ts";
-import { MarkdownLines } from "./markdown.ts";
+import { StreamingMarkdown } from "./markdown.ts";
+import { visibleWidth } from "./word-wrap.ts";
 import { describeCall, describeResult } from "./tool-summary.ts";
 
 export interface RawStream {
   write(s: string): unknown;
   isTTY?: boolean;
+  /** The terminal's width, when it is one. */
+  columns?: number;
 }
 
 /** One output stream and whether its current line is unfinished. */
@@ -16,6 +19,7 @@ export class Out {
   readonly style: Style;
   private lastChar = "\n";
   private kind = "";
+  private col = 0;
 
   constructor(private readonly raw: RawStream) {
     this.style = styleFor(raw);
@@ -23,6 +27,16 @@ export class Out {
 
   get tty(): boolean {
     return Boolean(this.raw.isTTY);
+  }
+
+  /** The terminal's width (0 when unknown). */
+  get columns(): number {
+    return this.raw.columns ?? 0;
+  }
+
+  /** The cursor's column after what was written (escape codes take none). */
+  get column(): number {
+    return this.col;
   }
 
   get midLine(): boolean {
@@ -33,6 +47,12 @@ export class Out {
     return this.kind;
   }
 
+  /** The screen was cleared: the cursor is at the start of a row. */
+  cleared(): void {
+    this.col = 0;
+    this.lastChar = "\n";
+  }
+
   put(s: string, kind: string): void {
     if (!s) return;
     this.raw.write(s);
@@ -41,6 +61,11 @@ export class Out {
     const shown = s.includes("\x1b") ? s.replace(/(\x1b\[[0-9;]*m)+$/, "") : s;
     this.lastChar = shown.at(-1) ?? this.lastChar;
     this.kind = kind;
+    if (this.tty) {
+      const visible = s.includes("\x1b") ? s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "") : s;
+      const nl = visible.lastIndexOf("\n");
+      this.col = nl >= 0 ? visibleWidth(visible.slice(nl + 1)) : this.col + visibleWidth(visible);
+    }
   }
 }
 
@@ -60,10 +85,10 @@ export class TerminalView {
   /** A step with tools ended: the next step's text starts on a line of its own. */
   private newStep = false;
   /** Answer text is Markdown drawn for the terminal when it goes to one; raw otherwise. */
-  private readonly markdown: MarkdownLines | undefined;
+  private readonly markdown: StreamingMarkdown | undefined;
 
   constructor(private readonly o: TerminalViewOptions) {
-    this.markdown = o.text.tty ? new MarkdownLines(o.text.style) : undefined;
+    this.markdown = o.text.tty ? new StreamingMarkdown(o.text.style, () => o.text.columns) : undefined;
   }
 
   render(event: StreamEvent): void {
@@ -73,7 +98,11 @@ export class TerminalView {
       case "chunk":
         if (this.newStep && e.value.content && this.o.text.midLine) this.o.text.put("\n", "text");
         if (e.value.content) this.newStep = false;
-        this.emit(this.o.text, "text", this.markdown ? this.markdown.push(e.value.content) : e.value.content);
+        if (!this.markdown) this.emit(this.o.text, "text", e.value.content);
+        else if (e.value.content) {
+          this.endOtherLines(this.o.text, "text");
+          this.o.text.put(this.markdown.push(e.value.content, this.o.text.column), "text");
+        }
         break;
       case "thinking":
         if (this.o.thinking) this.emit(this.o.thinking, "thinking", this.o.thinking.style.dim(e.value.content));
@@ -113,9 +142,9 @@ export class TerminalView {
     for (const out of this.outs()) if (out.midLine) out.put("\n", out.lineKind);
   }
 
-  /** Prints the answer's unfinished Markdown line before anything else. */
+  /** Prints what the answer's Markdown holds back before anything else. */
   private flushText(): void {
-    if (this.markdown) this.emit(this.o.text, "text", this.markdown.flush());
+    if (this.markdown) this.o.text.put(this.markdown.flush(this.o.text.column), "text");
   }
 
   private flushCalls(): void {
@@ -130,11 +159,16 @@ export class TerminalView {
 
   private emit(out: Out, kind: string, s: string): void {
     if (!s) return;
+    this.endOtherLines(out, kind);
+    out.put(s, kind);
+  }
+
+  /** Ends the unfinished lines of other kinds that `out` would break into. */
+  private endOtherLines(out: Out, kind: string): void {
     for (const other of this.outs()) {
       const shares = other === out || (other.tty && out.tty);
       if (shares && other.midLine && other.lineKind !== kind) other.put("\n", other.lineKind);
     }
-    out.put(s, kind);
   }
 
   private outs(): Out[] {

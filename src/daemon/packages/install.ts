@@ -5,6 +5,7 @@
 // failure undoes what was done and ends the stream with the error.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { notFound } from "../../protocol/errors.ts";
 import { writeFileAtomic } from "../config/write.ts";
 import { discoverSkills } from "../../runtime/skills/discover.ts";
 import { manifestAgents, manifestMcps } from "../manifest.ts";
@@ -44,7 +45,7 @@ export async function* installPackage(state: DaemonState, req: InstallRequest): 
     return;
   }
   const manifestFile = join(yield* hubDirectory(state, req), pkg.scope, `${pkg.name}.toml`);
-  if (!existsSync(manifestFile)) throw new Error(`package '${pkg.id}' is not in the hub`);
+  if (!existsSync(manifestFile)) throw notFound(`package '${pkg.id}' is not in the hub (crabtalk search lists what is)`);
   const manifest = readPackageManifest(manifestFile, `${pkg.id}.toml`);
   const undo: (() => Promise<unknown> | void)[] = [];
   try {
