@@ -52,8 +52,8 @@ async function viaBash(command: string, request: { session?: bigint; newChat?: b
 test("crabtalk send into its own run's session (picked by agent and sender) is refused with 409 at once", async () => {
   const { result, toolMs, session } = await viaBash(`${cli} send --agent selfish "talk to myself"`, { newChat: true });
   expect(result.exit_code).toBe(1);
+  // A person reads the message; the protocol's 409 is in the --json form (next test).
   expect(result.stderr).toContain(`session ${session} ${SELF_WAIT}`);
-  expect(result.stderr).toContain("(error 409)");
   expect(toolMs).toBeLessThan(REFUSAL_DEADLINE_MS);
   // The run itself went on to its end, and the session is free again.
   env.fake.script({ text: "yes" });
@@ -63,10 +63,11 @@ test("crabtalk send into its own run's session (picked by agent and sender) is r
 test("naming the session explicitly is refused the same way", async () => {
   env.fake.script({ text: "first answer" });
   const first = await client.send({ agent: "selfish", content: "open a session", newChat: true });
-  const { result, toolMs } = await viaBash(`${cli} send --session ${first.session} "again"`, { session: first.session });
+  const { result, toolMs } = await viaBash(`${cli} send --json --session ${first.session} "again"`, { session: first.session });
   expect(result.exit_code).toBe(1);
-  expect(result.stderr).toContain(`session ${first.session} ${SELF_WAIT}`);
-  expect(result.stderr).toContain("(error 409)");
+  const error = result.stdout.trim().split("\n").map((l) => JSON.parse(l)).find((e) => e.type === "error");
+  expect(error.code).toBe(409);
+  expect(error.message).toContain(`session ${first.session} ${SELF_WAIT}`);
   expect(toolMs).toBeLessThan(REFUSAL_DEADLINE_MS);
 });
 

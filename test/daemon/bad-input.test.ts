@@ -147,19 +147,20 @@ test("the connection opened before all of this still works", async () => {
 });
 
 test("a reply that would exceed 16 MiB is never sent: ErrorMsg{500} instead, and the connection stays usable", async () => {
-  const { writeFileSync, mkdirSync } = await import("node:fs");
-  const { join } = await import("node:path");
-  const dir = join(daemon.home, "sessions");
-  mkdirSync(dir, { recursive: true });
-  const meta = JSON.stringify({ agent: "crab", created_by: "big", created_at: "2026-01-01T00:00:00Z", title: "", uptime_secs: 0 });
-  const line = JSON.stringify({ role: "user", content: "x".repeat(1024 * 1024) });
-  writeFileSync(join(dir, "crab_big_1.jsonl"), [meta, ...Array(17).fill(line)].join("\n") + "\n");
-  const conn = await RawConnection.open({ path: daemon.socket });
-  const path = new TextEncoder().encode("crab_big_1.jsonl");
-  conn.write(frame(lenField(38, [0x0a, path.length, ...path]))); // GetConversationHistory{file_path}
-  const err = errorOf((await conn.readFrame(15000))!);
-  expect(err.code).toBe(500);
-  expect(err.message).toMatch(/^reply too large: \d+ bytes \(max 16777216\)$/);
-  await expectPong(conn);
-  conn.destroy();
+  // A description past a frame: GetConfig cannot be answered whole.
+  // (Conversation history, pages and listings are bounded by themselves: docs/sessions.md#large-conversations.)
+  const description = "x".repeat(17 * 1024 * 1024);
+  const big = await startDaemon({ config: `[system.crab]\ndescription = "${description}"\n` });
+  try {
+    const conn = await RawConnection.open({ path: big.socket });
+    conn.write(frame(lenField(31, []))); // GetConfig{}
+    const err = errorOf((await conn.readFrame(15000))!);
+    expect(err.code).toBe(500);
+    expect(err.message).toMatch(/^reply too large: \d+ bytes \(max 16777216\)$/);
+    await expectPong(conn);
+    conn.destroy();
+  } finally {
+    await big.stop();
+    cleanup(big.home);
+  }
 });

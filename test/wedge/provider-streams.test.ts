@@ -15,7 +15,10 @@ const CAP = 64 * 1024;
 
 for (const flavour of ["openai", "anthropic"] as const) {
   describe(`a broken ${flavour} provider`, () => {
-    const fx = useLlmDaemon(flavour, { providerConfig: `stream_idle_timeout = 1\nmax_answer_bytes = ${CAP}\n` });
+    // A window that holds a partial answer at the cap (the default for an unknown model, 8,192 tokens, does not).
+    const fx = useLlmDaemon(flavour, {
+      providerConfig: `stream_idle_timeout = 1\nmax_answer_bytes = ${CAP}\ncontext_limits = { "fake-model" = 128000 }\n`,
+    });
     const lines = (sender: string) => sessionLines(join(fx.env.daemon.home, "sessions"), `crab_${sender}_1`);
 
     /** The session still loads and goes on: the next turn sees what was kept. */
