@@ -8,7 +8,7 @@ import { plainDaemonArgs, runDaemonCommand } from "./cli/daemon-command.ts";
 async function fullCli(): Promise<void> {
   const { buildProgram } = await import("./cli/program.ts");
   const { serviceShorthand } = await import("./cli/commands/services.ts");
-  const program = buildProgram();
+  const program = buildProgram(process.argv.slice(2));
   await program.parseAsync(serviceShorthand(process.argv, program));
 }
 
