@@ -19,6 +19,7 @@ add_to_path=0
 sums=""
 binary=""
 made_dir=""
+made_top=""
 
 usage() {
   cat <<'EOF'
@@ -50,8 +51,12 @@ say() { printf '%s\n' "$*"; }
 cleanup() {
   [ -z "$sums" ] || rm -f "$sums"
   [ -z "$binary" ] || rm -f "$binary"
-  # A directory we created for a failed install goes too (only if still empty).
-  if [ -n "$made_dir" ] && [ ! -e "$made_dir/crabtalk" ]; then rmdir "$made_dir" 2>/dev/null; fi
+  # The directories we created for a failed install go too (each only if empty),
+  # up to the first one that did not exist: a fresh install leaves no empty ~/.crabtalk.
+  if [ -n "$made_dir" ] && [ ! -e "$made_dir/crabtalk" ]; then
+    d=$made_dir
+    while rmdir "$d" 2>/dev/null && [ "$d" != "$made_top" ]; do d=$(dirname "$d"); done
+  fi
   return 0
 }
 trap cleanup EXIT
@@ -157,6 +162,17 @@ sha256_of() {
   fi
 }
 
+# The topmost directory of $1 that does not exist yet (what `mkdir -p $1` creates first).
+first_missing() {
+  d=$1
+  top=$1
+  while [ ! -e "$d" ]; do
+    top=$d
+    d=$(dirname "$d")
+  done
+  say "$top"
+}
+
 # Temp files live in the install directory, so the final mv is an atomic rename.
 temp_path() { say "$install_dir/.crabtalk-install.$$.$1"; }
 
@@ -214,6 +230,7 @@ dest="$install_dir/crabtalk"
 if [ ! -d "$install_dir" ]; then
   # The default lives in the daemon's home, which holds conversations and keys: owner only.
   [ -n "${CRABTALK_INSTALL_DIR:-}" ] || umask 077
+  made_top=$(first_missing "$install_dir")
   mkdir -p "$install_dir" 2>/dev/null ||
     die "cannot create $install_dir (permission denied?): choose another directory with CRABTALK_INSTALL_DIR"
   made_dir=$install_dir
@@ -231,21 +248,30 @@ download "$url/SHA256SUMS" "$sums" ||
 expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1; exit }' "$sums")
 [ -n "$expected" ] || die "SHA256SUMS at $url lists no $asset; $release has no build for $target (set CRABTALK_INSTALL_TARGET to pick another, or try another --version)"
 
-download "$url/$asset" "$binary" ||
-  die "could not download $url/$asset ($why): check your connection, and that $release has a build for $target"
-actual=$(sha256_of "$binary") || exit 1
-[ "$actual" = "$expected" ] ||
-  die "checksum mismatch for $asset (expected $expected, got $actual): the download is corrupt or tampered with; nothing was installed"
-
-chmod 755 "$binary" || die "could not make $binary executable"
-new_version=$("$binary" --version 2>/dev/null) ||
-  die "the downloaded $asset does not run on this machine; set CRABTALK_INSTALL_TARGET (e.g. linux-x64-baseline) to pick another build"
 old_version=""
 [ -x "$dest" ] && old_version=$("$dest" --version 2>/dev/null)
+up_to_date=0
+# The installed binary already is this release's build: nothing to download.
+if [ -n "$old_version" ] && [ "$(sha256_of "$dest")" = "$expected" ]; then up_to_date=1; fi
 
-mv -f "$binary" "$dest" || die "could not move the new binary to $dest"
+[ "$up_to_date" = 1 ] || download "$url/$asset" "$binary" ||
+  die "could not download $url/$asset ($why): check your connection, and that $release has a build for $target"
+if [ "$up_to_date" = 0 ]; then
+  actual=$(sha256_of "$binary") || exit 1
+  [ "$actual" = "$expected" ] ||
+    die "checksum mismatch for $asset (expected $expected, got $actual): the download is corrupt or tampered with; nothing was installed"
+  chmod 755 "$binary" || die "could not make $binary executable"
+  new_version=$("$binary" --version 2>/dev/null) ||
+    die "the downloaded $asset does not run on this machine; set CRABTALK_INSTALL_TARGET (e.g. linux-x64-baseline) to pick another build"
+  # The same version already installed (another build of it): leave it.
+  [ "$new_version" = "$old_version" ] && up_to_date=1
+fi
 
-if [ -n "$old_version" ]; then
+if [ "$up_to_date" = 1 ]; then
+  say "crabtalk is already up to date: $old_version at $dest"
+elif ! mv -f "$binary" "$dest"; then
+  die "could not move the new binary to $dest"
+elif [ -n "$old_version" ]; then
   say "Upgraded $dest: $old_version -> $new_version"
   say "If the daemon is running, run 'crabtalk restart' so it uses the new version."
 else
@@ -253,7 +279,7 @@ else
 fi
 
 if on_path "$install_dir"; then
-  :
+  [ "$add_to_path" = 0 ] || say "PATH: $install_dir is already on your PATH; nothing added"
 elif [ "$add_to_path" = 1 ]; then
   add_path_line
 else

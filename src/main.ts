@@ -10,7 +10,7 @@ async function fullCli(): Promise<void> {
   endQuietlyWhenStdoutCloses();
   const { buildProgram } = await import("./cli/program.ts");
   const { serviceShorthand } = await import("./cli/commands/services.ts");
-  const program = buildProgram();
+  const program = buildProgram(process.argv.slice(2));
   await program.parseAsync(serviceShorthand(process.argv, program));
 }
 

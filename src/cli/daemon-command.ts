@@ -17,7 +17,11 @@ export const runDaemonCommand = action(async (opts: { verbose?: boolean }) => {
     // Exit explicitly: a stray handle must not keep a stopped daemon alive.
     process.exit(await runDaemon({ logLevel: opts.verbose ? "debug" : "info" }));
   } catch (err) {
-    if (err instanceof DaemonAlreadyRunningError) throw err;
+    if (err instanceof DaemonAlreadyRunningError) {
+      // Exit now, as on success: nothing of this process may linger.
+      process.stderr.write(`crabtalk: ${err.message}\n`);
+      process.exit(1);
+    }
     throw new Error(`daemon failed to start: ${(err as Error).message}`);
   }
 });

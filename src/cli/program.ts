@@ -18,15 +18,23 @@ import { registerMemoryCommands } from "./commands/memory.ts";
 import { registerLogsCommand } from "./commands/logs.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerUninstallCommand } from "./commands/uninstall.ts";
+import { registerUpgradeCommand } from "./commands/upgrade.ts";
 import { registerCompletionsCommand } from "./commands/completions.ts";
 import { registerPackageCommands } from "./commands/packages.ts";
 import { registerServiceCommands } from "./commands/services.ts";
 import { registerUsageCommand } from "./commands/usage.ts";
 
-export function buildProgram(): Command {
-  const program = new Command("crabtalk")
-    .description("crabtalk: a local agent daemon and its command-line client")
-    .version(versionLine(), "-V, --version", "print the version, commit and platform")
+/**
+ * `argv` (after the executable) decides one thing: `upgrade --version X` is
+ * upgrade's own option, which the program-wide `--version` would otherwise
+ * take wherever it stands.
+ */
+export function buildProgram(argv: readonly string[] = []): Command {
+  const program = new Command("crabtalk").description("crabtalk: a local agent daemon and its command-line client");
+  if (argv.find((word) => !word.startsWith("-")) !== "upgrade") {
+    program.version(versionLine(), "-V, --version", "print the version, commit and platform");
+  }
+  program
     .option("--tcp", "connect over TCP (port from <home>/run/crabtalk.port) instead of the Unix socket")
     .showHelpAfterError("(run crabtalk --help for usage)")
     .addHelpText(
@@ -70,6 +78,7 @@ Examples:
   registerMemoryCommands(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);
+  registerUpgradeCommand(program);
   registerUninstallCommand(program);
   registerCompletionsCommand(program);
   return program;

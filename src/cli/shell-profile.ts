@@ -27,9 +27,22 @@ export function removePathLines(env: Env): string[] {
     if (!existsSync(file)) continue;
     const text = readFileSync(file, "utf8");
     if (!text.includes(PATH_LINE_MARKER)) continue;
-    const kept = text.split("\n").filter((line) => !line.includes(PATH_LINE_MARKER));
-    writeFileSync(file, kept.join("\n"));
+    writeFileSync(file, withoutPathLines(text));
     changed.push(file);
   }
   return changed;
+}
+
+/**
+ * `text` without the installer's lines, and without the blank line the
+ * installer put before each (it appends "\n<line>\n"), so none is left behind.
+ */
+export function withoutPathLines(text: string): string {
+  const lines = text.split("\n");
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (!line.includes(PATH_LINE_MARKER)) kept.push(line);
+    else if (kept.length > 0 && kept[kept.length - 1] === "") kept.pop();
+  }
+  return kept.join("\n");
 }

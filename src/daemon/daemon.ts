@@ -4,7 +4,7 @@ import { homePaths, resolveHome, scaffoldHome } from "./home.ts";
 import { removeStaleTempFiles } from "../session/atomic.ts";
 import { daemonHandlers } from "./handlers/index.ts";
 import { createLogger, type LogLevel } from "./log.ts";
-import { bindEndpoints } from "./endpoints.ts";
+import { bindEndpoints, refuseIfRunning } from "./endpoints.ts";
 import { writeRunFile } from "./run-files.ts";
 import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";
@@ -31,6 +31,8 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   // Everything the daemon creates is its owner's alone (home-modes.ts).
   applyDaemonUmask();
   const paths = homePaths(resolveHome(env));
+  // Before anything starts (log file, MCP servers, components): a second daemon on a busy home leaves at once.
+  await refuseIfRunning(paths.socket);
   // A background daemon's stderr is a file (`logs/daemon.out`): writing every
   // line there too would only duplicate daemon.log, unrotated.
   const log = createLogger({ file: paths.daemonLog, level: options.logLevel ?? "info", stderr: env.CRABTALK_LOG_STDERR !== "0", batch: true });
@@ -70,7 +72,11 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
       void ready.then(() => connections.accept(conn, served));
     },
     tcp,
-  );
+  ).catch(async (err: unknown) => {
+    // Lost the race to another daemon started at the same moment: end the MCP servers already started.
+    await state.host.runtime.mcp?.close().catch(() => {});
+    throw err;
+  });
   const removeRunFiles = [writeRunFile(paths.pidFile, String(process.pid)), writeRunFile(paths.versionFile, VERSION)];
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });

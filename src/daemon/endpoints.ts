@@ -74,17 +74,30 @@ export async function bindEndpoints(
   };
 }
 
+/**
+ * Refuses at once when a daemon already answers on this home's socket: the
+ * daemon calls it before it starts anything (MCP servers, components), so a
+ * second `crabtalk daemon` exits without a child left behind. Binding checks
+ * again, for two daemons started at the same moment.
+ */
+export async function refuseIfRunning(socket: string): Promise<void> {
+  if (process.platform !== "win32" && (await socketAnswers(socket))) throw new DaemonAlreadyRunningError(socket);
+}
+
 /** A socket file nobody answers on is left over from a crash; a live one means refuse. */
 async function removeStaleSocket(socket: string): Promise<void> {
   if (!existsSync(socket)) return;
-  let live = false;
+  if (await socketAnswers(socket)) throw new DaemonAlreadyRunningError(socket);
+  rmSync(socket, { force: true });
+}
+
+async function socketAnswers(socket: string): Promise<boolean> {
+  if (!existsSync(socket)) return false;
   try {
     const conn = await connect({ unix: socket });
-    live = true;
     conn.abort();
+    return true;
   } catch {
-    live = false;
+    return false;
   }
-  if (live) throw new DaemonAlreadyRunningError(socket);
-  rmSync(socket, { force: true });
 }

@@ -163,11 +163,12 @@ export class Client {
   getAgent(name: string): Promise<pb.AgentInfo> {
     return this.call({ case: "getAgent", value: { name } }, "agentInfo");
   }
-  createAgent(name: string, config: string): Promise<pb.AgentInfo> {
-    return this.call({ case: "createAgent", value: { name, config } }, "agentInfo");
+  /** `prompt`, when given, becomes the agent's system prompt (local/agents/<name>.md). */
+  createAgent(name: string, config: string, prompt?: string): Promise<pb.AgentInfo> {
+    return this.call({ case: "createAgent", value: { name, config, prompt } }, "agentInfo");
   }
-  updateAgent(name: string, config: string): Promise<pb.AgentInfo> {
-    return this.call({ case: "updateAgent", value: { name, config } }, "agentInfo");
+  updateAgent(name: string, config: string, prompt?: string): Promise<pb.AgentInfo> {
+    return this.call({ case: "updateAgent", value: { name, config, prompt } }, "agentInfo");
   }
   async deleteAgent(name: string): Promise<void> {
     await this.call({ case: "deleteAgent", value: { name } }, "pong");

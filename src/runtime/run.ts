@@ -28,6 +28,8 @@ import { requestGate, type RequestGate } from "./usage/request-gate.ts";
 export interface TurnInput {
   content: string;
   sender?: string;
+  /** This run only: this model instead of the agent's, without its fallbacks. */
+  model?: string;
   /** Ends the run (client gone, daemon shutting down): the model stream stops; running tools finish. */
   signal?: AbortSignal;
   /** Cancels running tools too (daemon shutdown, task timeout). A Kill of the session always does. */
@@ -115,11 +117,12 @@ export async function* runTurn(
     yield { type: "done", result: outcome };
     return outcome;
   }
-  const modelName = modelNameFor(runtime, agent) ?? "";
+  const modelName = input.model || (modelNameFor(runtime, agent) ?? "");
   let model: FallbackModel;
   try {
     if (!modelName) throw new Error(runtime.noModelHint);
-    model = fallbackChain(runtime, modelName, agent.fallback, input.warn);
+    // A model asked for by name is the one wanted: no fallback to another.
+    model = fallbackChain(runtime, modelName, input.model ? [] : agent.fallback, input.warn);
   } catch (err) {
     const outcome = await fail((err as Error).message, modelName);
     yield emit({ type: "done", result: outcome });

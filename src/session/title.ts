@@ -32,7 +32,31 @@ function cut(text: string): string {
   return chars.length <= TITLE_EXCERPT_CHARS ? text : chars.slice(0, TITLE_EXCERPT_CHARS).join("");
 }
 
-/** The model's answer trimmed and stripped of surrounding double quotes. */
+/** A title is at most this many characters (code points): it names a conversation in lists and file names. */
+export const TITLE_MAX_CHARS = 80;
+
+/**
+ * The model's answer as one line: its first non-empty line, without a
+ * Markdown heading mark, a "Title:" label or surrounding quotes, spaces
+ * collapsed, cut to TITLE_MAX_CHARS at a word boundary when there is one.
+ * A model may answer with a paragraph; lists and file names need one line.
+ */
 export function cleanTitle(answer: string): string {
-  return answer.trim().replace(/^"+|"+$/g, "").trim();
+  const line = answer.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== "") ?? "";
+  const bare = line
+    .replace(/^#+\s*/, "")
+    .replace(/^title\s*:\s*/i, "")
+    .replace(/^["'“”*_`]+|["'“”*_`]+$/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return shorten(bare, TITLE_MAX_CHARS);
+}
+
+function shorten(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const cut = chars.slice(0, max).join("");
+  const space = cut.lastIndexOf(" ");
+  // At the last word boundary unless that drops more than half.
+  return (space > max / 2 ? cut.slice(0, space) : cut).trim();
 }

@@ -81,3 +81,37 @@ test("agents delete refuses crab and path tricks, and changes nothing", async ()
   expect(existsSync(join(s.daemon.home, "outside.md"))).toBe(true);
   expect(await names()).toEqual(["crab", "keeper"]);
 });
+
+test("agents create --prompt and update --prompt-file set the system prompt the model sees; update without them keeps it", async () => {
+  const created = await s.cli(["agents", "create", "poet", "--description", "writes verse", "--prompt", "You answer only in haiku."]);
+  expect(created).toMatchObject({ code: 0, stdout: "created agent poet\n" });
+  expect(readFileSync(at("local/agents/poet.md"), "utf8")).toBe("You answer only in haiku.");
+  expect((await s.cli(["send", "--agent", "poet", "--new", "hi"])).code).toBe(0);
+  expect(s.lastChatBody()).toContain("You answer only in haiku.");
+
+  const file = at("poet-prompt.md");
+  writeFileSync(file, "You answer in limericks.\nAlways five lines.\n");
+  expect((await s.cli(["agents", "update", "poet", "--prompt-file", file])).code).toBe(0);
+  expect((await s.cli(["agents", "update", "poet", "--description", "writes limericks"])).code).toBe(0);
+  expect(readFileSync(at("local/agents/poet.md"), "utf8")).toBe("You answer in limericks.\nAlways five lines.\n");
+  expect((await s.cli(["agents", "show", "poet"])).stdout).toContain("writes limericks");
+  expect((await s.cli(["send", "--agent", "poet", "--new", "hi"])).code).toBe(0);
+  expect(s.lastChatBody()).toContain("You answer in limericks.\\nAlways five lines.");
+  expect(s.lastChatBody()).not.toContain("haiku");
+
+  const piped = await s.cli(["agents", "update", "poet", "--prompt-file", "-"], "From standard input.");
+  expect(piped.code).toBe(0);
+  expect(readFileSync(at("local/agents/poet.md"), "utf8")).toBe("From standard input.");
+});
+
+test("agents create with both --prompt and --prompt-file, or a missing prompt file, is refused and creates nothing", async () => {
+  const both = await s.cli(["agents", "create", "twice", "--prompt", "a", "--prompt-file", at("nothing.md")]);
+  expect(both.code).toBe(1);
+  expect(both.stderr).toBe("crabtalk: give --prompt or --prompt-file, not both\n");
+  const missing = await s.cli(["agents", "create", "lost", "--prompt-file", at("nothing.md")]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain(`cannot read the prompt file ${at("nothing.md")}: no such file`);
+  expect(await names()).not.toContain("twice");
+  expect(await names()).not.toContain("lost");
+  expect(existsSync(at("local/agents/lost.md"))).toBe(false);
+});

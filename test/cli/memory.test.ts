@@ -56,3 +56,28 @@ test("compact prints a summary of your latest session, or of the one named", asy
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain("session 9999 not found");
 });
+
+test("memory add writes an entry the next run's recall finds; a name taken already or empty text is refused", async () => {
+  const added = await s.cli(["memory", "add", "The staging server is staging.example.com, deploys on Fridays", "--name", "staging"]);
+  expect(added).toMatchObject({ code: 0, stderr: "", stdout: "remembered staging\n" });
+  expect((await s.cli(["memory", "show", "staging"])).stdout).toBe(
+    "staging\nThe staging server is staging.example.com, deploys on Fridays\n\nThe staging server is staging.example.com, deploys on Fridays\n",
+  );
+  expect((await s.cli(["send", "--new", "--sender", "mem-add", "which staging server do we deploy to?"])).code).toBe(0);
+  expect(s.lastChatBody()).toContain("staging.example.com");
+
+  // From standard input, named after its first line.
+  const piped = await s.cli(["memory", "add"], "Prefers tabs over spaces in every language they write\nand 100-column lines.\n");
+  expect(piped).toMatchObject({ code: 0, stdout: "remembered Prefers tabs over spaces in every language they\n" });
+  const entries = readdirSync(join(s.daemon.home, "memory/entries"));
+  expect(entries).toContain("prefers-tabs-over-spaces-in-every-language-they.md");
+
+  const taken = await s.cli(["memory", "add", "another server", "--name", "staging"]);
+  expect(taken.code).toBe(1);
+  expect(taken.stderr).toBe("crabtalk: a memory named 'staging' exists already: pick another --name, or crabtalk memory forget 'staging' first\n");
+  expect((await s.cli(["memory", "show", "staging"])).stdout).toContain("deploys on Fridays");
+  const empty = await s.cli(["memory", "add", "   "]);
+  expect(empty.code).toBe(1);
+  expect(empty.stderr).toContain("nothing to remember");
+  expect(readdirSync(join(s.daemon.home, "memory/entries"))).toEqual(entries);
+});

@@ -57,6 +57,40 @@ test("pick openai, paste the key (masked), pick a listed model: saved, and the t
   expect(fake.requests.find((r) => r.path === "/v1/models")?.headers.authorization).toBe(`Bearer ${KEY}`);
 });
 
+test("an OpenAI-compatible endpoint: its base URL, a name, no key, a model from its list", async () => {
+  fake.script({ text: "The local server answers." });
+  const pty = runCliInPty(["setup"], { home, env: { OPENAI_API_KEY: "" } });
+  try {
+    await pty.waitFor("Which provider?");
+    await pty.waitFor("OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp, LM Studio, any base URL)");
+    for (let i = 0; i < 5; i++) pty.type(KEYS.down); // past the five presets
+    pty.type(KEYS.enter);
+    await pty.waitFor("Base URL of the OpenAI-compatible API");
+    pty.type(fake.url);
+    pty.type(KEYS.enter);
+    await pty.waitFor("A name for it in config.toml");
+    pty.type("vllm");
+    pty.type(KEYS.enter);
+    await pty.waitFor("no key");
+    pty.type(KEYS.enter); // no key (preselected)
+    await pty.waitFor("Which model?");
+    await pty.waitFor("other-model");
+    pty.type(KEYS.down);
+    pty.type(KEYS.down); // gpt-4o → fake-model → other-model
+    pty.type(KEYS.enter);
+    await pty.waitFor("The local server answers.");
+    expect(await pty.exited).toBe(0);
+  } finally {
+    pty.kill();
+  }
+  const config = readFileSync(join(home, "config.toml"), "utf8");
+  const table = config.slice(config.indexOf("[provider.vllm]"));
+  expect(table).toContain(`base_url = "${fake.url}"`);
+  expect(table.split(/\n\[/)[0]).not.toContain("api_key");
+  expect(config).toMatch(/\[system\.crab\][^[]*model = "other-model"/);
+  expect(fake.requests.at(-1)?.body.model).toBe("other-model");
+});
+
 test("Ctrl-C at the first question cancels and changes nothing", async () => {
   const before = readFileSync(join(home, "config.toml"), "utf8");
   const pty = runCliInPty(["setup"], { home });

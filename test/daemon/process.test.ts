@@ -57,6 +57,33 @@ test("a second daemon on the same home refuses to start with a clear message", a
   await client.close();
 });
 
+test("a second daemon on a busy home with MCP servers exits at once, starting none of them", async () => {
+  // Each start of the server appends a line to `starts`; the server then stays up, as a real one would.
+  const home = tempHome();
+  const starts = join(home, "mcp-starts");
+  mkdirSync(join(home, "local"), { recursive: true });
+  const script = `echo started >> '${starts}'; exec sleep 600`;
+  writeFileSync(join(home, "local/CrabTalk.toml"), `[mcps.slow]\ncommand = "sh"\nargs = ["-c", ${JSON.stringify(script)}]\n`);
+  const d = await start({ home });
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(starts)) {
+    if (Date.now() > deadline) throw new Error("the first daemon never started its MCP server");
+    await Bun.sleep(20);
+  }
+  const began = performance.now();
+  const second = Bun.spawn([process.execPath, MAIN, "daemon"], { env: { ...process.env, CRABTALK_HOME: home }, stdout: "pipe", stderr: "pipe" });
+  const code = await second.exited;
+  const took = performance.now() - began;
+  expect(code).toBe(1);
+  expect(await new Response(second.stderr).text()).toContain("already running");
+  // Well under the 25 s it took when the MCP servers were started first (a bun start is ~0.1-1 s, more under load).
+  expect(took).toBeLessThan(8000);
+  expect(readFileSync(starts, "utf8")).toBe("started\n");
+  const client = await d.client();
+  await client.ping();
+  await client.close();
+});
+
 test("a stale socket left by a crashed daemon is replaced", async () => {
   const home = tempHome();
   const crashed = await startDaemon({ home });

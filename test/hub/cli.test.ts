@@ -48,6 +48,9 @@ test("search shows name, installed and description; pull prints steps and setup 
   expect(pulled.stdout).toContain("installed demo/echo");
   expect((await cli("search")).stdout).toMatch(/demo\/echo\s+yes\s+An echo/);
   expect((await cli("packages")).stdout).toMatch(/demo\/echo\s+An echo component/);
+  // Pulled again: one line saying so, nothing reinstalled.
+  const again = await cli("pull", "demo/echo");
+  expect(again).toMatchObject({ code: 0, stderr: "", stdout: "demo/echo is already installed (crabtalk pull --force demo/echo reinstalls it)\n" });
   const bad = await cli("pull", "../etc/passwd");
   expect(bad.code).toBe(1);
   expect(bad.stderr).toStartWith("crabtalk: invalid package '../etc/passwd'");

@@ -175,7 +175,7 @@ describe("a fresh install", () => {
     expect(installed(u.dir)).toBe(fakeBinary("0.1.0"));
   });
 
-  test("the real compiled crabtalk installs, prints its stamped version, and a second run upgrades it in place", async () => {
+  test("the real compiled crabtalk installs, prints its stamped version, and a second run finds it already up to date", async () => {
     const binary = readFileSync(await compiledBinary());
     server.publish("v9.9.9", { "crabtalk-linux-x64": binary, "crabtalk-linux-x64-baseline": binary });
     const u = user();
@@ -191,7 +191,10 @@ describe("a fresh install", () => {
 
     const again = await install({ home: u.home, env });
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain(`Upgraded ${installedPath}: ${version} -> ${version}`);
+    expect(again.stdout).toContain(`crabtalk is already up to date: ${version} at ${installedPath}`);
+    expect(again.stdout).not.toContain("Upgraded");
+    // The installed binary is the release's build: it was not downloaded again.
+    expect(server.requests.at(-1)).toBe("/download/v9.9.9/SHA256SUMS");
     expect(readdirSync(join(u.home, "bin"))).toEqual(["crabtalk"]);
   }, 120_000);
 });
@@ -253,6 +256,8 @@ describe("failures leave nothing behind", () => {
     const r = await install({ home: u.home, args: ["--version", "0.0.9"] });
     failedCleanly(r, u.dir, "checksum mismatch for crabtalk-linux-x64");
     expect(existsSync(u.dir)).toBe(false);
+    // Nor the ~/.crabtalk the installer made for it.
+    expect(readdirSync(u.home)).toEqual([]);
 
     expect((await install({ home: u.home, args: ["--version", "0.1.0"] })).code).toBe(0);
     const upgrade = await install({ home: u.home, args: ["--version", "0.0.9"] });
@@ -291,9 +296,7 @@ describe("failures leave nothing behind", () => {
     failedCleanly(r, u.dir, "the downloaded crabtalk-linux-x64 does not run on this machine");
   });
 
-  test("Ctrl-C mid-download: no partial file, the old binary untouched", async () => {
-    const u = user();
-    expect((await install({ home: u.home, args: ["--version", "0.1.0"] })).code).toBe(0);
+  test("Ctrl-C mid-download: no partial file, the old binary untouched; a fresh install leaves no ~/.crabtalk", async () => {
     const stalling = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
@@ -308,17 +311,26 @@ describe("failures leave nothing behind", () => {
       },
     });
     try {
-      // Its own process group, so Ctrl-C can be sent the way a terminal sends it: to curl too.
-      const proc = Bun.spawn([Bun.which("setsid")!, Bun.which("dash")!, SCRIPT], {
-        env: { HOME: u.home, PATH: SYSTEM_PATH, CRABTALK_DOWNLOAD_URL: `http://127.0.0.1:${stalling.port}` },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const partial = () => readdirSync(u.dir).find((f) => f.endsWith(".bin"));
-      while (!partial() || statSync(join(u.dir, partial()!)).size === 0) await Bun.sleep(20);
-      process.kill(-proc.pid, "SIGINT");
-      expect(await proc.exited).not.toBe(0);
-      expect(installed(u.dir)).toBe(fakeBinary("0.1.0"));
+      for (const fresh of [false, true]) {
+        const u = user();
+        if (!fresh) expect((await install({ home: u.home, args: ["--version", "0.1.0"] })).code).toBe(0);
+        // Its own process group, so Ctrl-C can be sent the way a terminal sends it: to curl too.
+        const proc = Bun.spawn([Bun.which("setsid")!, Bun.which("dash")!, SCRIPT], {
+          env: { HOME: u.home, PATH: SYSTEM_PATH, CRABTALK_DOWNLOAD_URL: `http://127.0.0.1:${stalling.port}` },
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        const partial = () => (existsSync(u.dir) ? readdirSync(u.dir).find((f) => f.endsWith(".bin")) : undefined);
+        const deadline = Date.now() + 20_000;
+        while (!partial() || statSync(join(u.dir, partial()!)).size === 0) {
+          if (Date.now() > deadline) throw new Error("the installer never started writing the download");
+          await Bun.sleep(20);
+        }
+        process.kill(-proc.pid, "SIGINT");
+        expect(await proc.exited).not.toBe(0);
+        if (fresh) expect(readdirSync(u.home)).toEqual([]);
+        else expect(installed(u.dir)).toBe(fakeBinary("0.1.0"));
+      }
     } finally {
       stalling.stop(true);
     }
@@ -362,6 +374,20 @@ describe("failures leave nothing behind", () => {
 });
 
 describe("upgrades", () => {
+  test("re-installing the installed version says it is already up to date and leaves the binary", async () => {
+    const u = user();
+    expect((await install({ home: u.home, args: ["--version", "0.1.0"] })).code).toBe(0);
+    const before = statSync(join(u.dir, "crabtalk")).mtimeMs;
+    const r = await install({ home: u.home, args: ["--version", "0.1.0"] });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`crabtalk is already up to date: crabtalk 0.1.0 (fake, test) at ${u.dir}/crabtalk`);
+    expect(r.stdout).not.toContain("Upgraded");
+    expect(server.requests.at(-1)).toBe("/download/v0.1.0/SHA256SUMS");
+    expect(installed(u.dir)).toBe(fakeBinary("0.1.0"));
+    expect(statSync(join(u.dir, "crabtalk")).mtimeMs).toBe(before);
+  });
+
   test("re-running upgrades in place while the old binary runs, and says to restart", async () => {
     const u = user();
     expect((await install({ home: u.home, args: ["--version", "0.1.0"] })).code).toBe(0);
@@ -414,7 +440,7 @@ describe("--add-to-path", () => {
     }
   });
 
-  test("a directory already on PATH is left alone", async () => {
+  test("a directory already on PATH is left alone, and --add-to-path says so", async () => {
     const u = user();
     const r = await install({
       home: u.home,
@@ -423,7 +449,9 @@ describe("--add-to-path", () => {
       env: { SHELL: "/bin/bash" },
     });
     expect(r.code).toBe(0);
-    expect(r.stdout).not.toContain("PATH");
+    expect(r.stdout).toContain(`PATH: ${u.dir} is already on your PATH; nothing added`);
     expect(existsSync(join(u.home, ".bashrc"))).toBe(false);
+    const plain = await install({ home: u.home, path: `${u.dir}:${SYSTEM_PATH}` });
+    expect(plain.stdout).not.toContain("PATH");
   });
 });

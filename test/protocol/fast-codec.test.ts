@@ -169,3 +169,9 @@ describe("active session ids read from a session list", () => {
     expect(() => activeSessionIds(a.subarray(0, a.length - 1))).toThrow(/premature end/);
   });
 });
+
+test("a string that begins with U+FEFF (a byte order mark) keeps it, as protobuf-es keeps it", () => {
+  const bytes = toBinary(pb.StreamChunkSchema, create(pb.StreamChunkSchema, { content: "\uFEFFhello" }));
+  const fast = FAST_MESSAGES.find((d) => d.typeName.endsWith(".StreamChunk"))!;
+  expect(decode(fast, bytes).content).toBe("\uFEFFhello");
+});

@@ -24,7 +24,8 @@ beforeAll(async () => {
   mkdirSync(binDir, { recursive: true });
   copyFileSync(await compiledBinary(), binary);
   Bun.spawnSync(["chmod", "755", binary]);
-  writeFileSync(join(userHome, ".bashrc"), `alias ll='ls -l'\nexport PATH="${binDir}:$PATH" # added by the crabtalk installer\n`);
+  // As `install.sh --add-to-path` appends it: a blank line, then the PATH line.
+  writeFileSync(join(userHome, ".bashrc"), `alias ll='ls -l'\n\nexport PATH="${binDir}:$PATH" # added by the crabtalk installer\n`);
 }, 120_000);
 afterAll(async () => {
   if (existsSync(binary)) await cli(["stop"]);

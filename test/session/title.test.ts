@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/model/types.ts";
-import { cleanTitle, TITLE_EXCERPT_CHARS, titleRequestMessages, titleSource } from "../../src/session/title.ts";
+import { cleanTitle, TITLE_EXCERPT_CHARS, TITLE_MAX_CHARS, titleRequestMessages, titleSource } from "../../src/session/title.ts";
 
 describe("title request (docs/sessions.md#titles)", () => {
   test("one user message with both excerpts, asking for a 3–6 word title only", () => {
@@ -44,5 +44,19 @@ describe("cleanTitle", () => {
     expect(cleanTitle('""')).toBe("");
     expect(cleanTitle("   ")).toBe("");
     expect(cleanTitle('Say "hi" twice')).toBe('Say "hi" twice');
+  });
+
+  test("one line: the first non-empty one, without a heading mark, a Title: label or quotes", () => {
+    expect(cleanTitle("\n\n**Deploying the daemon**\n\nI chose this title because…")).toBe("Deploying the daemon");
+    expect(cleanTitle("# Title: Fixing  the\tbuild\r\nmore")).toBe("Fixing the build");
+    expect(cleanTitle("“Curly quotes”")).toBe("Curly quotes");
+  });
+
+  test("at most 80 characters, cut at a word boundary (code points, not UTF-16 units)", () => {
+    const words = cleanTitle("word ".repeat(40));
+    expect(words.length).toBeLessThanOrEqual(TITLE_MAX_CHARS);
+    expect(words).toMatch(/^(word )*word$/);
+    const unbroken = cleanTitle("😀".repeat(200));
+    expect(Array.from(unbroken)).toHaveLength(TITLE_MAX_CHARS);
   });
 });

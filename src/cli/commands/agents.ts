@@ -1,5 +1,6 @@
 // `crabtalk agents list|show|create|update|delete` over the agent operations.
 import { InvalidArgumentError, type Command } from "commander";
+import { readFileSync } from "node:fs";
 import type { AgentInfo } from "../../protocol/gen/crabtalk_pb.ts";
 import { applyFlags, configFromInfo, configFromSource, fallbackOf, type AgentConfigFlags } from "../agent-config.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
@@ -7,7 +8,20 @@ import { agentsTable } from "../listings.ts";
 import { toPlain } from "../plain-json.ts";
 import { action } from "./run.ts";
 
-type WriteOptions = AgentConfigFlags & { print?: boolean };
+type WriteOptions = AgentConfigFlags & { print?: boolean; prompt?: string; promptFile?: string };
+
+/** The system prompt given with --prompt or --prompt-file (- = stdin), or undefined when neither was given. */
+async function promptFrom(opts: WriteOptions): Promise<string | undefined> {
+  if (opts.prompt !== undefined && opts.promptFile !== undefined) throw new Error("give --prompt or --prompt-file, not both");
+  if (opts.promptFile === "-" && opts.file === "-") throw new Error("--file and --prompt-file cannot both read standard input");
+  if (opts.promptFile === undefined) return opts.prompt;
+  if (opts.promptFile === "-") return await Bun.stdin.text();
+  try {
+    return readFileSync(opts.promptFile, "utf8");
+  } catch (err) {
+    throw new Error(`cannot read the prompt file ${opts.promptFile}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  }
+}
 
 export function registerAgentCommands(program: Command, conn: () => ConnectOptions): void {
   const agents = program
@@ -47,20 +61,22 @@ configured in config.toml ([system.crab]), see crabtalk config.`,
   configFlags(
     agents
       .command("create")
-      .description("create an agent (an empty prompt file is created if it has none)")
+      .description("create an agent with its system prompt (--prompt or --prompt-file; else an empty prompt file if it has none)")
       .argument("<name>", "letters, digits and -, up to 64 characters"),
   )
     .addHelpText(
       "after",
       `
 Examples:
-  crabtalk agents create reviewer --description "reviews diffs" --model gpt-4o
+  crabtalk agents create reviewer --description "reviews diffs" --model gpt-4o --prompt "You review diffs."
+  crabtalk agents create writer --prompt-file writer.md
   crabtalk agents create planner --json '{"thinking": true, "max_iterations": 40}'`,
     )
     .action(
       action(async (name: string, opts: WriteOptions) => {
         const config = applyFlags((await configFromSource(opts)) ?? {}, opts);
-        const info = await withClient(conn(), (client) => client.createAgent(name, JSON.stringify(config)));
+        const prompt = await promptFrom(opts);
+        const info = await withClient(conn(), (client) => client.createAgent(name, JSON.stringify(config), prompt));
         console.log(`created agent ${info.name}`);
       }),
     );
@@ -76,13 +92,16 @@ Examples:
       `
 With --json or --file the given config replaces the whole agent config (keys
 left out get their defaults); flags then override single keys. With flags
-only, the agent's current settings are kept and just those keys change.`,
+only, the agent's current settings are kept and just those keys change.
+--prompt or --prompt-file replaces the system prompt; without them it stays.`,
     )
     .action(
       action(async (name: string, opts: WriteOptions) => {
+        const source = await configFromSource(opts);
+        const prompt = await promptFrom(opts);
         const info = await withClient(conn(), async (client) => {
-          const base = (await configFromSource(opts)) ?? configFromInfo(await client.getAgent(name));
-          return client.updateAgent(name, JSON.stringify(applyFlags(base, opts)));
+          const base = source ?? configFromInfo(await client.getAgent(name));
+          return client.updateAgent(name, JSON.stringify(applyFlags(base, opts)), prompt);
         });
         console.log(`updated agent ${info.name}`);
       }),
@@ -104,6 +123,8 @@ function configFlags(cmd: Command): Command {
   return cmd
     .option("--json <config>", 'agent config as JSON, e.g. \'{"description": "…", "model": "gpt-4o"}\'')
     .option("--file <path>", "read the agent config JSON from a file (- for standard input)")
+    .option("--prompt <text>", "the agent's system prompt (written to local/agents/NAME.md)")
+    .option("--prompt-file <path>", "read the system prompt from a file (- for standard input)")
     .option("--description <text>", "what the agent is for (shown to other agents)")
     .option("--model <name>", "model to use (default: the active model)")
     .option("--max-iterations <n>", "tool-calling steps before a run stops", parsePositive)

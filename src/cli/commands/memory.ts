@@ -6,7 +6,10 @@ import { SourceKind } from "../../protocol/gen/crabtalk_pb.ts";
 import { parseSessionId } from "../args.ts";
 import { homeOf } from "../daemon-control.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
-import { forgetFile, readMemory, searchMemory, type MemoryFile } from "../memory-files.ts";
+import { addMemoryFile, forgetFile, readMemory, searchMemory, type MemoryFile } from "../memory-files.ts";
+import { readMessage } from "../args.ts";
+import { EMPTY_MESSAGE } from "../message-input.ts";
+import { UnreachableError } from "../endpoint.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";
 import { action } from "./run.ts";
@@ -26,7 +29,7 @@ export function registerMemoryCommands(program: Command, conn: () => ConnectOpti
 
   const memory = program
     .command("memory")
-    .description("what the agents remember (<home>/memory/entries)")
+    .description("what the agents remember (<home>/memory/entries): list, show, search, add, forget")
     .addHelpText("after", "\nAgents save entries with their remember tool; recall finds them before every run.");
   memory
     .command("list", { isDefault: true })
@@ -56,6 +59,34 @@ export function registerMemoryCommands(program: Command, conn: () => ConnectOpti
     .action(
       action(async (query: string[], opts: { limit: number }) => {
         console.log(table(searchMemory(readMemory(entriesDir()), query.join(" "), opts.limit)));
+      }),
+    );
+  memory
+    .command("add")
+    .description("remember something for the agents, as their remember tool does")
+    .argument("[text]", "what to remember; omit it or give - to read it from standard input")
+    .option("--name <name>", "the entry's name (default: the text's first line, cut to 48 characters)")
+    .option("--description <text>", "one line the agents' recall shows (default: the text's first line)")
+    .addHelpText(
+      "after",
+      `
+A name that is already remembered is refused (crabtalk memory forget NAME first).
+A running daemon reloads, so the next run's recall can find the entry.
+
+Examples:
+  crabtalk memory add "The staging server is staging.example.com" --name staging
+  crabtalk memory add --name style < writing-style.md`,
+    )
+    .action(
+      action(async (text: string | undefined, opts: { name?: string; description?: string }) => {
+        // Empty text is refused in memory's words, not send's.
+        const content = await readMessage(text).catch((err: Error) => (err.message === EMPTY_MESSAGE ? "" : Promise.reject(err)));
+        const entry = await addMemoryFile(entriesDir(), content, opts);
+        // The daemon holds the entries in memory: a reload reads this one; a stopped daemon reads it when it starts.
+        await withClient(conn(), (c) => c.reload()).catch((err: unknown) => {
+          if (!(err instanceof UnreachableError)) throw err;
+        });
+        console.log(`remembered ${entry.name}`);
       }),
     );
   memory

@@ -1,12 +1,26 @@
 // `crabtalk pull|rm|packages|search`: hub packages (docs/packages.md).
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import type { HubEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { printHubStream } from "../hub-progress.ts";
 import { formatTable, oneLine } from "../table.ts";
 import { action } from "./run.ts";
 
 const DESCRIPTION_MAX = 60;
+
+/**
+ * An install of a package already there is one documented step ("already
+ * installed, …", docs/protocol.md) and a reload: the command then says that
+ * alone, once, instead of those steps and "installed".
+ */
+async function* quietWhenInstalled(events: AsyncIterable<HubEvent>, seen: { alreadyInstalled: boolean }): AsyncGenerator<HubEvent> {
+  for await (const e of events) {
+    if (e.event.case === "step" && e.event.value.message.startsWith("already installed")) seen.alreadyInstalled = true;
+    if (seen.alreadyInstalled && e.event.case === "step") continue;
+    yield e;
+  }
+}
 
 export function registerPackageCommands(program: Command, conn: () => ConnectOptions): void {
   program
@@ -19,7 +33,8 @@ export function registerPackageCommands(program: Command, conn: () => ConnectOpt
     .addHelpText(
       "after",
       `
-Exit codes: 0 installed, 1 failed (nothing was installed), 2 daemon unreachable.
+An installed package is left as it is (the command says so); --force reinstalls it.
+Exit codes: 0 installed (or already installed), 1 failed (nothing was installed), 2 daemon unreachable.
 
 Examples:
   crabtalk pull microsoft/playwright
@@ -27,11 +42,14 @@ Examples:
     )
     .action(
       action(async (id: string, opts: { force?: boolean; branch?: string; path?: string }) => {
+        const seen = { alreadyInstalled: false };
         const error = await withClient(conn(), (c) =>
-          printHubStream(c.installPackage({ package: id, force: Boolean(opts.force), branch: opts.branch ?? "", path: opts.path ? resolve(opts.path) : "" })),
+          printHubStream(
+            quietWhenInstalled(c.installPackage({ package: id, force: Boolean(opts.force), branch: opts.branch ?? "", path: opts.path ? resolve(opts.path) : "" }), seen),
+          ),
         );
         if (error) throw new Error(error);
-        console.log(`installed ${id}`);
+        console.log(seen.alreadyInstalled ? `${id} is already installed (crabtalk pull --force ${id} reinstalls it)` : `installed ${id}`);
       }),
     );
 

@@ -29,6 +29,7 @@ export interface SendOptions {
   resume?: string;
   cwd: string;
   json?: boolean;
+  model?: string;
 }
 
 const NO_TERMINAL = "not at an interactive terminal";
@@ -45,6 +46,7 @@ export function registerSendCommand(program: Command, conn: () => ConnectOptions
     .option("-n, --new", "start a new conversation instead of resuming the latest one")
     .option("--resume <file>", "continue a conversation file (names from crabtalk conversations)")
     .option("--cwd <dir>", "working directory for the agent's tools (default: the current directory)", parseDirectory)
+    .option("-m, --model <name>", "this run only: answer with this model (from crabtalk models), without fallbacks; the agent keeps its own")
     .option("--json", "print every stream event as one JSON object per line, thinking and tool calls included")
     .addHelpText(
       "after",
@@ -71,6 +73,7 @@ Examples:
   crabtalk send "what is in this directory?"
   git diff | crabtalk send --new --agent reviewer
   git diff | crabtalk send "review this diff"
+  crabtalk send --model gpt-4o-mini "summarise this" < notes.txt
   crabtalk send --json hello | jq -r 'select(.type=="chunk").content'`,
     )
     .action(action((message: string | undefined, opts: SendOptions) => send(message, opts, conn())));
@@ -89,6 +92,7 @@ async function send(message: string | undefined, opts: SendOptions, conn: Connec
       newChat: Boolean(opts.new),
       resumeFile: opts.resume ? resolveConversationFile(opts.resume) : undefined,
       cwd: opts.cwd ?? process.cwd(),
+      model: opts.model,
     };
     const stdout = new Out(process.stdout);
     const stderr = new Out(process.stderr);

@@ -1,7 +1,7 @@
 // `crabtalk service start|stop|logs <name>` (also `crabtalk <name> start|stop|logs`),
 // `crabtalk ps` and `crabtalk mcp list`: components and MCP servers.
 import type { Command } from "commander";
-import { McpStatus } from "../../protocol/gen/crabtalk_pb.ts";
+import { McpStatus, type McpInfo } from "../../protocol/gen/crabtalk_pb.ts";
 import { portAnswers, readPortFiles } from "../../component/port-files.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { homeOf } from "../daemon-control.ts";
@@ -15,6 +15,20 @@ const STATUS: Record<number, string> = {
   [McpStatus.DISCONNECTED]: "disconnected",
   [McpStatus.FAILED]: "failed",
 };
+
+/** The status word `mcp list` shows: disabled and still-connecting servers named as such. */
+function mcpStatus(m: McpInfo): string {
+  if (!m.enabled) return "disabled";
+  if (m.status === McpStatus.DISCONNECTED && m.error === "connecting") return "connecting";
+  return STATUS[m.status] ?? "unknown";
+}
+
+/** Why a server is not connected, as the daemon says (otherwise only in its log). */
+function mcpReason(m: McpInfo): string | undefined {
+  if (!m.enabled) return undefined;
+  if (m.status === McpStatus.CONNECTED || m.error === "connecting" || !m.error) return undefined;
+  return `${m.name}: ${m.error}`;
+}
 
 export function registerServiceCommands(program: Command, conn: () => ConnectOptions): void {
   const service = program
@@ -78,13 +92,22 @@ Examples:
     .command("mcp")
     .description("MCP servers")
     .command("list", { isDefault: true })
-    .description("every MCP server: local, from packages, and components, with its status")
+    .description("every MCP server: local, from packages, and components, with its status and why one is not connected")
+    .addHelpText(
+      "after",
+      `
+STATUS is connected, connecting (just started), failed, disconnected, or
+disabled ([disabled] mcps in config.toml; crabtalk enable mcp NAME). Below the
+table, each server that is not connected has a line saying why.`,
+    )
     .action(
       action(async () => {
         const list = await withClient(conn(), (c) => c.listMcps());
         if (list.length === 0) return void console.log("no MCP servers");
-        const rows = list.map((m) => [m.name, STATUS[m.status] ?? "unknown", String(m.toolCount), m.source, m.url || [m.command, ...m.args].join(" ")]);
+        const rows = list.map((m) => [m.name, mcpStatus(m), String(m.toolCount), m.source, m.url || [m.command, ...m.args].join(" ")]);
         console.log(formatTable(["NAME", "STATUS", "TOOLS", "SOURCE", "ENDPOINT"], rows));
+        const reasons = list.map(mcpReason).filter((r): r is string => r !== undefined);
+        if (reasons.length > 0) console.log(`\nnot connected:\n${reasons.map((r) => `  ${r}`).join("\n")}`);
       }),
     );
 }

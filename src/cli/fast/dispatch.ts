@@ -106,6 +106,8 @@ const VALUE_OPTIONS: Record<string, keyof FastSendOptions> = {
   "--sender": "sender",
   "--resume": "resume",
   "--cwd": "cwd",
+  "-m": "model",
+  "--model": "model",
 };
 
 /** `send`'s arguments as commander would parse them, or undefined for anything not plainly valid. */

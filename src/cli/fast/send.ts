@@ -24,6 +24,7 @@ export interface FastSendOptions {
   resume?: string;
   cwd?: string;
   json: boolean;
+  model?: string;
 }
 
 const NO_TERMINAL = "not at an interactive terminal";
@@ -50,6 +51,7 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
       newChat: opts.new,
       resumeFile: opts.resume ? resolveConversationFile(opts.resume) : undefined,
       cwd: opts.cwd ?? process.cwd(),
+      model: opts.model,
     };
     const view = new TerminalView({ text: new Out(stdout), tools: stderr.isTTY ? new Out(stderr) : undefined });
     const render = opts.json

@@ -1,5 +1,6 @@
-// `crabtalk setup` at a terminal, with @clack/prompts: pick a preset, give
-// the key (masked) or the variable that holds it, pick a model from the
+// `crabtalk setup` at a terminal, with @clack/prompts: pick a preset (or an
+// OpenAI-compatible endpoint at any base URL), give the key (masked) or the
+// variable that holds it, pick a model from the
 // provider's own list (typed when it cannot be listed), then write it and
 // send a test message.
 import * as p from "@clack/prompts";
@@ -50,14 +51,24 @@ export async function interactiveSetup(client: Client, env: Record<string, strin
   }
 }
 
+/** The choice after the presets: any server that speaks the OpenAI API, at a base URL the user gives. */
+const COMPATIBLE = "openai-compatible";
+const COMPATIBLE_LABEL = "OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp, LM Studio, any base URL)";
+const PROVIDER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
 async function ask(client: Client, env: Record<string, string | undefined>): Promise<SetupChoice> {
   const presets = await client.listProviderPresets();
-  const preset: ProviderPresetInfo = answered(
-    await p.select({
+  const picked: ProviderPresetInfo | typeof COMPATIBLE = answered(
+    await p.select<ProviderPresetInfo | typeof COMPATIBLE>({
       message: "Which provider?",
-      options: presets.map((x) => ({ value: x, label: x.name, hint: `${kindName(x.kind)}, e.g. ${x.defaultModel}` })),
+      options: [
+        ...presets.map((x) => ({ value: x, label: x.name, hint: `${kindName(x.kind)}, e.g. ${x.defaultModel}` })),
+        { value: COMPATIBLE, label: COMPATIBLE_LABEL, hint: "base URL, optional key, model" },
+      ],
     }),
   );
+  if (picked === COMPATIBLE) return askCompatible(env);
+  const preset = picked;
   const kind = kindName(preset.kind);
   const { apiKey, keyValue } = await askKey(kind, env);
   const region = kind === "bedrock" ? answered(await p.text({ message: "AWS region", defaultValue: "us-east-1", placeholder: "us-east-1" })) : undefined;
@@ -66,20 +77,55 @@ async function ask(client: Client, env: Record<string, string | undefined>): Pro
   return { name: preset.name, kind, apiKey, baseUrl, region, model };
 }
 
+/**
+ * An OpenAI-compatible server: its base URL, a name for it, a key only if it
+ * wants one, and a model from its own list. Written as kind `openai`.
+ */
+async function askCompatible(env: Record<string, string | undefined>): Promise<SetupChoice> {
+  const baseUrl = answered(
+    await p.text({
+      message: "Base URL of the OpenAI-compatible API",
+      placeholder: "http://localhost:8000/v1",
+      validate: (v) => {
+        const url = (v ?? "").trim();
+        if (!url) return "the base URL is required, e.g. http://localhost:11434/v1";
+        return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) ? undefined : "not an http(s) URL";
+      },
+    }),
+  ).trim();
+  const name = answered(
+    await p.text({
+      message: "A name for it in config.toml",
+      defaultValue: "local",
+      placeholder: "local",
+      validate: (v) => (PROVIDER_NAME.test((v ?? "").trim() || "local") ? undefined : "letters, digits, - and _ only"),
+    }),
+  ).trim() || "local";
+  const { apiKey, keyValue } = await askKey("openai", env, { optional: true });
+  const model = await askModel({ kind: "openai", baseUrl, apiKey: keyValue }, "");
+  return { name, kind: "openai", apiKey, baseUrl, model };
+}
+
 /** The config value (literal or `${VAR}`) and the key itself when known here (to list models). */
-async function askKey(kind: ProviderKind, env: Record<string, string | undefined>): Promise<{ apiKey?: string; keyValue?: string }> {
+async function askKey(
+  kind: ProviderKind,
+  env: Record<string, string | undefined>,
+  opts: { optional?: boolean } = {},
+): Promise<{ apiKey?: string; keyValue?: string }> {
   if (KEYLESS_KINDS.has(kind)) return {};
-  const suggested = KEY_VARS[kind]?.find((v) => env[v]?.trim()) ?? KEY_VARS[kind]?.[0] ?? "API_KEY";
+  const suggested = opts.optional ? "API_KEY" : (KEY_VARS[kind]?.find((v) => env[v]?.trim()) ?? KEY_VARS[kind]?.[0] ?? "API_KEY");
   const how = answered(
     await p.select({
       message: "API key",
       options: [
+        ...(opts.optional ? [{ value: "none", label: "no key", hint: "most local servers need none" }] : []),
         { value: "paste", label: "paste the key", hint: "stored in config.toml (mode 0600)" },
         { value: "env", label: "use an environment variable", hint: `config.toml then holds \${${suggested}}` },
       ],
-      initialValue: env[suggested]?.trim() ? "env" : "paste",
+      initialValue: opts.optional ? "none" : env[suggested]?.trim() ? "env" : "paste",
     }),
   );
+  if (how === "none") return {};
   if (how === "env") {
     const name = answered(
       await p.text({
@@ -129,6 +175,13 @@ async function askModel(access: Parameters<typeof listProviderModels>[0], sugges
     );
     if (picked !== OTHER) return picked;
   }
-  const typed = answered(await p.text({ message: "Model name", defaultValue: suggested, placeholder: suggested }));
+  const typed = answered(
+    await p.text({
+      message: "Model name",
+      defaultValue: suggested,
+      placeholder: suggested || "as the server names it",
+      validate: (v) => ((v ?? "").trim() || suggested ? undefined : "the model name is required"),
+    }),
+  );
   return typed.trim() || suggested;
 }

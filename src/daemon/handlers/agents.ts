@@ -2,6 +2,7 @@
 // manifest is edited atomically, then the runtime is rebuilt.
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../../session/atomic.ts";
 import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { DEFAULT_AGENT, type AgentDefinition } from "../../runtime/agent-settings.ts";
@@ -76,23 +77,25 @@ export function agentHandlers(state: DaemonState): Handlers {
       return { case: "agentInfo", value: info(agent) };
     },
 
-    createAgent: async ({ name, config }) => {
+    createAgent: async ({ name, config, prompt }) => {
       checkName(name);
       const table = parseAgentConfig(config, state.env);
       checkModel(table);
       if (inManifest(name)) throw badRequest(`agent '${name}' already exists in the local manifest`);
       writeManifestAgent(state.paths.localManifest, name, table);
-      const prompt = join(state.paths.localAgents, `${name}.md`);
-      if (!existsSync(prompt)) writeFileSync(prompt, "");
+      const promptFile = join(state.paths.localAgents, `${name}.md`);
+      if (prompt !== undefined) await writeFileAtomic(promptFile, new TextEncoder().encode(prompt));
+      else if (!existsSync(promptFile)) writeFileSync(promptFile, "");
       await reload();
       return registered(name);
     },
 
-    updateAgent: async ({ name, config }) => {
+    updateAgent: async ({ name, config, prompt }) => {
       if (!inManifest(name)) throw notFound(`agent '${name}' not found in local manifest`);
       const table = parseAgentConfig(config, state.env);
       checkModel(table);
       writeManifestAgent(state.paths.localManifest, name, table);
+      if (prompt !== undefined) await writeFileAtomic(join(state.paths.localAgents, `${name}.md`), new TextEncoder().encode(prompt));
       await reload();
       return registered(name);
     },

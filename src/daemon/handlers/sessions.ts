@@ -42,11 +42,18 @@ interface RunRequest {
   cwd?: string;
   newChat: boolean;
   resumeFile?: string;
+  /** This run only: a model other than the agent's (docs/protocol.md "Runs"). */
+  model?: string;
 }
 
 export function sessionHandlers(state: DaemonState): Handlers {
   const begin = async (req: RunRequest, ctx: RequestContext, streaming: boolean) => {
     checkSender(req.sender);
+    // Refused before a session is touched: a bad name must leave no message behind.
+    const known = req.model === undefined ? [] : state.host.runtime.models.models().map((m) => m.name);
+    if (req.model !== undefined && !known.includes(req.model)) {
+      throw badRequest(`unknown model '${req.model}'${known.length ? `; known: ${known.join(", ")}` : ": no provider is configured"}`);
+    }
     // One start per turn of the event loop (turn-gate.ts): chunks of running streams go first.
     await turnGate.enter();
     const session = await resolveSession(state, req);
@@ -54,6 +61,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
     const task = startTurn(state.host, session, {
       content: req.content,
       sender: req.sender || undefined,
+      model: req.model,
       signal: ctx.signal,
       stopTools: ctx.shutdown,
       streaming,

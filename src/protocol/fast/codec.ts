@@ -75,6 +75,7 @@ export const StreamMsg: MessageDesc = desc("StreamMsg", [
   s(5, "cwd", true),
   bool(6, "newChat"),
   s(7, "resumeFile", true),
+  s(51, "model", true),
 ]);
 export const ErrorMsg: MessageDesc = desc("ErrorMsg", [u32(1, "code"), s(2, "message")]);
 export const TokenUsage: MessageDesc = desc("TokenUsage", [

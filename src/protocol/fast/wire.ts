@@ -7,7 +7,8 @@ export const LEN = 2;
 export const FIXED32 = 5;
 
 const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder();
+// ignoreBOM: a string that begins with U+FEFF keeps it, as protobuf-es keeps it.
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export class Writer {
   private buf = new Uint8Array(64);
