@@ -1,6 +1,6 @@
 // Serving the daemon's connections within `[system.limits]`: a cap on how many
 // are open, on how long a frame may take and how much partial frames may hold
-// together, and on how long a connection may sit idle (README "Connection limits").
+// together, and on how long a connection may sit idle (docs/security.md "Connection limits").
 import { encodeServerMessage } from "../protocol/codec.ts";
 import { errorReply, type Handlers } from "../protocol/server.ts";
 import { serveConnection } from "../protocol/serve.ts";

@@ -1,4 +1,4 @@
-// The home is its owner's alone (README "Security"): the home, sessions/,
+// The home is its owner's alone (docs/security.md "Files and names"): the home, sessions/,
 // memory/ and logs/ are 0700 and what the daemon keeps in them 0600. New files
 // get that from the daemon's umask; a home made by an older version is
 // tightened here at start.

@@ -54,7 +54,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
   channel.onFrame((event) => {
     if (event.kind !== "frame") {
       // Answer, then hang up: the body is never read (docs/protocol.md#frames), or
-      // the transport gave up on it (README "Connection limits").
+      // the transport gave up on it (docs/security.md "Connection limits").
       const reply =
         event.kind === "too_large"
           ? errorReply(400, `frame too large: ${event.length} bytes (max ${MAX_FRAME_BYTES})`)

@@ -254,7 +254,7 @@ export type BudgetConfig = z.output<typeof budgetSchema>;
 /**
  * `[system.tcp]` (ours): loopback TCP. Unset, it is on where the peer's OS
  * user can be checked (Linux) and off elsewhere; `true` elsewhere accepts any
- * local user (README "Security").
+ * local user (docs/security.md "Who can connect").
  */
 export const tcpSchema = z.object({ enabled: flag.optional() }, { error: "must be a table" });
 export type TcpConfig = z.output<typeof tcpSchema>;
