@@ -178,6 +178,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
     dailyBudgetUsd: config.system.budget.daily_usd,
     tools,
     hooks,
+    memory,
     mcp,
     mcpServers: configured,
     activeModel,

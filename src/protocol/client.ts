@@ -174,6 +174,25 @@ export class Client {
     await this.call({ case: "deleteAgent", value: { name } }, "pong");
   }
 
+  // ── memory ──
+  async listMemory(): Promise<pb.MemoryEntryInfo[]> {
+    return (await this.call({ case: "listMemory", value: {} }, "memoryList")).entries;
+  }
+  getMemory(name: string): Promise<pb.MemoryEntryInfo> {
+    return this.call({ case: "getMemory", value: { name } }, "memoryEntry");
+  }
+  /** Best first, as the agents' recall ranks them; `limit` 0 = 10. */
+  async searchMemory(query: string, limit = 0): Promise<pb.MemoryEntryInfo[]> {
+    return (await this.call({ case: "searchMemory", value: { query, limit } }, "memoryList")).entries;
+  }
+  /** A new entry (an existing name is refused); `name` and `description` default to the content's first line. */
+  addMemory(msg: Init<"AddMemoryMsgSchema">): Promise<pb.MemoryEntryInfo> {
+    return this.call({ case: "addMemory", value: msg }, "memoryEntry");
+  }
+  async forgetMemory(name: string): Promise<void> {
+    await this.call({ case: "forgetMemory", value: { name } }, "pong");
+  }
+
   // ── cron ──
   createCron(msg: Init<"CreateCronMsgSchema">): Promise<pb.CronInfo> {
     return this.call({ case: "createCron", value: msg }, "cronInfo");

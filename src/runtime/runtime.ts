@@ -4,6 +4,7 @@ import type { ModelEntry } from "../model/registry.ts";
 import type { Model } from "../model/types.ts";
 import type { AgentDefinition } from "./agent-settings.ts";
 import type { RuntimeHook } from "./hooks.ts";
+import type { MemoryStore } from "./memory/store.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 import { allows } from "./scope.ts";
 import type { ToolRegistry } from "./tools.ts";
@@ -35,6 +36,8 @@ export interface Runtime {
   readonly dailyBudgetUsd?: number;
   readonly tools: ToolRegistry;
   readonly hooks: readonly RuntimeHook[];
+  /** The agents' memory (docs/memory.md), read at build; absent in bare runtimes. */
+  readonly memory?: MemoryStore;
   /** This runtime's MCP servers and the components (connecting in the background at daemon start). */
   readonly mcp?: McpConnections;
   /** The configured MCP servers alone: what a reload may keep, and what it closes. */

@@ -1,30 +1,27 @@
-// `crabtalk memory list|show|search|forget`, `crabtalk skills` and
+// `crabtalk memory list|show|search|add|forget`, `crabtalk skills` and
 // `crabtalk compact [SESSION]`: what agents remember, which skills they can
-// use, and a summary of a conversation.
+// use, and a summary of a conversation. Memory goes through the daemon's
+// memory operations (docs/protocol.md#memory), like every other command.
 import type { Command } from "commander";
-import { SourceKind } from "../../protocol/gen/crabtalk_pb.ts";
+import { SourceKind, type MemoryEntryInfo } from "../../protocol/gen/crabtalk_pb.ts";
 import { parseSessionId } from "../args.ts";
-import { homeOf } from "../daemon-control.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
-import { addMemoryFile, forgetFile, readMemory, searchMemory, type MemoryFile } from "../memory-files.ts";
 import { readMessage } from "../args.ts";
 import { EMPTY_MESSAGE } from "../message-input.ts";
-import { UnreachableError } from "../endpoint.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";
 import { action } from "./run.ts";
 
 const SOURCES: Record<number, string> = { [SourceKind.LOCAL]: "local", [SourceKind.PACKAGE]: "package", [SourceKind.EXTERNAL]: "external" };
 
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 0xffffffff) throw new Error(`--limit must be a whole number from 1 up, not '${value}'`);
+  return n;
+}
+
 export function registerMemoryCommands(program: Command, conn: () => ConnectOptions): void {
-  const entriesDir = () => homeOf().memoryEntries;
-  const find = (name: string): MemoryFile => {
-    const all = readMemory(entriesDir());
-    const entry = all.find((e) => e.name === name.trim());
-    if (!entry) throw new Error(`no memory named '${name}'${all.length ? ": see crabtalk memory list" : ""}`);
-    return entry;
-  };
-  const table = (entries: MemoryFile[]) =>
+  const table = (entries: MemoryEntryInfo[]) =>
     entries.length === 0 ? "no memories" : formatTable(["NAME", "DESCRIPTION"], entries.map((e) => [e.name, e.description]));
 
   const memory = program
@@ -37,8 +34,8 @@ export function registerMemoryCommands(program: Command, conn: () => ConnectOpti
     .option("--json", "print a JSON array")
     .action(
       action(async (opts: { json?: boolean }) => {
-        const entries = readMemory(entriesDir());
-        console.log(opts.json ? JSON.stringify(entries.map(({ file: _f, ...e }) => e)) : table(entries));
+        const entries = await withClient(conn(), (c) => c.listMemory());
+        console.log(opts.json ? JSON.stringify(toPlain(entries)) : table(entries));
       }),
     );
   memory
@@ -47,7 +44,7 @@ export function registerMemoryCommands(program: Command, conn: () => ConnectOpti
     .argument("<name>", "entry name (see crabtalk memory list)")
     .action(
       action(async (name: string) => {
-        const e = find(name);
+        const e = await withClient(conn(), (c) => c.getMemory(name));
         console.log(`${e.name}\n${e.description}\n\n${e.content}`);
       }),
     );
@@ -55,10 +52,10 @@ export function registerMemoryCommands(program: Command, conn: () => ConnectOpti
     .command("search")
     .description("entries matching words, best first, as the agents' recall finds them")
     .argument("<query...>", "words to look for")
-    .option("-n, --limit <n>", "at most this many", (v) => Number.parseInt(v, 10), 10)
+    .option("-n, --limit <n>", "at most this many", positiveInt, 10)
     .action(
       action(async (query: string[], opts: { limit: number }) => {
-        console.log(table(searchMemory(readMemory(entriesDir()), query.join(" "), opts.limit)));
+        console.log(table(await withClient(conn(), (c) => c.searchMemory(query.join(" "), opts.limit))));
       }),
     );
   memory
@@ -71,7 +68,7 @@ export function registerMemoryCommands(program: Command, conn: () => ConnectOpti
       "after",
       `
 A name that is already remembered is refused (crabtalk memory forget NAME first).
-A running daemon reloads, so the next run's recall can find the entry.
+The daemon saves the entry, so the next run's recall can find it.
 
 Examples:
   crabtalk memory add "The staging server is staging.example.com" --name staging
@@ -79,13 +76,10 @@ Examples:
     )
     .action(
       action(async (text: string | undefined, opts: { name?: string; description?: string }) => {
-        // Empty text is refused in memory's words, not send's.
+        // Empty text is refused in memory's words, not send's, before the daemon is asked.
         const content = await readMessage(text).catch((err: Error) => (err.message === EMPTY_MESSAGE ? "" : Promise.reject(err)));
-        const entry = await addMemoryFile(entriesDir(), content, opts);
-        // The daemon holds the entries in memory: a reload reads this one; a stopped daemon reads it when it starts.
-        await withClient(conn(), (c) => c.reload()).catch((err: unknown) => {
-          if (!(err instanceof UnreachableError)) throw err;
-        });
+        if (content.trim() === "") throw new Error("nothing to remember: give the text as an argument or on standard input");
+        const entry = await withClient(conn(), (c) => c.addMemory({ content, name: opts.name, description: opts.description }));
         console.log(`remembered ${entry.name}`);
       }),
     );
@@ -95,9 +89,7 @@ Examples:
     .argument("<name>", "entry name")
     .action(
       action(async (name: string) => {
-        forgetFile(entriesDir(), find(name));
-        // The daemon holds the entries in memory: reloading drops this one there too.
-        await withClient(conn(), (c) => c.reload());
+        await withClient(conn(), (c) => c.forgetMemory(name));
         console.log(`forgot ${name.trim()}`);
       }),
     );

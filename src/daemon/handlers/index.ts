@@ -7,6 +7,7 @@ import { providerHandlers } from "./providers.ts";
 import { skillHandlers } from "./skills.ts";
 import { cronHandlers } from "./cron.ts";
 import { mcpHandlers } from "./mcps.ts";
+import { memoryHandlers } from "./memory.ts";
 import { sessionHandlers } from "./sessions.ts";
 import { packageHandlers } from "./packages.ts";
 import { serviceHandlers } from "./services.ts";
@@ -21,6 +22,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...skillHandlers(state),
     ...cronHandlers(state),
     ...mcpHandlers(state),
+    ...memoryHandlers(state),
     ...packageHandlers(state),
     ...serviceHandlers(state.services),
     ...usageHandlers(state),

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { removeStaleTempFiles } from "../../session/atomic.ts";
 import { indexDoc, rankBm25, type IndexedDoc } from "./bm25.ts";
 import { entrySlug, formatEntry, parseEntry, type MemoryEntry } from "./entry.ts";
+import { entryNameProblem } from "./entry-name.ts";
 import { errorText, readTextIfExists, writeTextAtomic } from "./files.ts";
 import { migrateLegacy } from "./migrate.ts";
 import { formatRecall } from "./recall-format.ts";
@@ -27,6 +28,8 @@ export class MemoryStore {
   private entries = new Map<string, Stored>();
   /** File names taken by an entry (or reserved by a write in flight). */
   private files = new Set<string>();
+  /** Names `add` is writing now: taken, though not yet in `entries`. */
+  private adding = new Set<string>();
   private index = "";
 
   private constructor(readonly dir: string) {}
@@ -92,6 +95,22 @@ export class MemoryStore {
     return entry;
   }
 
+  /**
+   * Saves a new entry, never overwriting one: undefined when the name is taken
+   * (or being added right now). Throws when it cannot be saved.
+   */
+  async add(name: string, description: string, content: string): Promise<MemoryEntry | undefined> {
+    const entry = normalise(name, description, content);
+    if (this.entries.has(entry.name) || this.adding.has(entry.name)) return undefined;
+    this.adding.add(entry.name);
+    try {
+      await this.save(entry);
+    } finally {
+      this.adding.delete(entry.name);
+    }
+    return entry;
+  }
+
   /** Deletes the entry's file and the entry; false if there is no such entry. */
   async forget(name: string): Promise<boolean> {
     const stored = this.entries.get(name.trim());
@@ -147,7 +166,7 @@ export function isEntryFile(name: string): boolean {
 /** The entry as it will read back from its file: one-line name and description, trimmed text. */
 function normalise(name: string, description: string, content: string): MemoryEntry {
   const trimmed = name.trim();
-  if (trimmed === "") throw new Error("name is empty");
-  if (/[\r\n]/.test(trimmed)) throw new Error("name must be a single line");
+  const problem = entryNameProblem(trimmed);
+  if (problem) throw new Error(problem);
   return { name: trimmed, description: description.replace(/\s+/g, " ").trim(), content: content.replace(/\r\n/g, "\n").trim() };
 }

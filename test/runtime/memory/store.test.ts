@@ -59,6 +59,22 @@ test("remember rejects an empty or multi-line name and folds a multi-line descri
   expect(e).toEqual({ name: "spaced", description: "two lines", content: "body" });
 });
 
+test("remember and add refuse a name that looks like a path, and write nothing", async () => {
+  const { store, dir } = await openStore();
+  await expect(store.remember("../x", "d", "c")).rejects.toThrow("looks like a file path");
+  await expect(store.add("/etc/passwd", "d", "c")).rejects.toThrow("looks like a file path");
+  // A slash inside a name is harmless (the file is named by the slug) and kept.
+  expect((await store.add("CI/CD", "d", "c"))?.name).toBe("CI/CD");
+  expect(readdirSync(join(dir, "entries"))).toEqual(["ci-cd.md"]);
+});
+
+test("add never overwrites: a taken name gives undefined and the entry stays", async () => {
+  const { store } = await openStore();
+  expect(await store.add("tea", "d", "green")).toEqual({ name: "tea", description: "d", content: "green" });
+  expect(await store.add(" tea ", "d", "black")).toBeUndefined();
+  expect(store.get("tea")?.content).toBe("green");
+});
+
 test("forget deletes the file and the entry", async () => {
   const { store, dir } = await openStore();
   await store.remember("old job", "previous employer", "Acme");
