@@ -22,6 +22,7 @@ import { registerCompletionsCommand } from "./commands/completions.ts";
 import { registerPackageCommands } from "./commands/packages.ts";
 import { registerServiceCommands } from "./commands/services.ts";
 import { registerUsageCommand } from "./commands/usage.ts";
+import { registerAcpCommand } from "./acp/command.ts";
 
 export function buildProgram(): Command {
   const program = new Command("crabtalk")
@@ -46,6 +47,7 @@ Examples:
   crabtalk ping               check it answers
   crabtalk send "hello"       one message, answer on stdout
   crabtalk chat               talk interactively
+  crabtalk acp                serve an editor (Zed) over the Agent Client Protocol
   crabtalk events --json      watch every agent event live
   crabtalk models use gpt-4o  switch the active model
   crabtalk search browser     find packages on the hub; crabtalk pull <scope/name> installs one
@@ -68,6 +70,7 @@ Examples:
   registerServiceCommands(program, conn);
   registerUsageCommand(program, conn);
   registerMemoryCommands(program, conn);
+  registerAcpCommand(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);
   registerUninstallCommand(program);
