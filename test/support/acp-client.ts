@@ -10,6 +10,7 @@ import {
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { MAIN } from "./daemon.ts";
+import { until } from "./until.ts";
 
 export interface AcpProcess {
   proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
@@ -91,4 +92,47 @@ export function onlyJsonRpc(stdout: string): void {
       throw new Error(`a stdout line is not JSON-RPC 2.0: ${line}`);
     }
   }
+}
+
+type RawMessage = { id?: number | string | null; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+
+/** Plain lines to `crabtalk acp` and its answers by id, for what the library's client would never send. */
+export function startRawAcp(home: string) {
+  const proc = spawnAcp(home);
+  const [lines, forCheck] = proc.stdout.tee();
+  const stdout = new Response(forCheck).text();
+  const stderr = new Response(proc.stderr).text();
+  const received: RawMessage[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const piece of lines) {
+      buffered += decoder.decode(piece, { stream: true });
+      let nl: number;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        try {
+          received.push(JSON.parse(line) as RawMessage);
+        } catch {
+          // onlyJsonRpc reports it at the end
+        }
+      }
+    }
+  })();
+  return {
+    send(line: string): void {
+      proc.stdin.write(`${line}\n`);
+      void proc.stdin.flush();
+    },
+    /** The response with this id (null: the error answer to a line without one). */
+    answer(id: number | null): Promise<RawMessage> {
+      return until(() => received.find((m) => m.id === id && ("result" in m || "error" in m)), { what: `the answer to request ${id}` });
+    },
+    async close(): Promise<{ code: number; stdout: string; stderr: string }> {
+      void proc.stdin.end();
+      const code = await proc.exited;
+      return { code, stdout: await stdout, stderr: await stderr };
+    },
+  };
 }
