@@ -303,3 +303,72 @@ test("with no daemon running, acp starts one (saying so on stderr) and stdout st
     expect(stderr).toContain("crabtalk daemon started");
   }
 });
+
+test("ask_user: a question with options becomes a permission request of those options; one without is answered at once", async () => {
+  const acp = await ready();
+  try {
+    const sessionId = await newSession(acp);
+    acp.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.name === "blue")!.optionId } });
+    const questions = [
+      { question: "Colour?", header: "Colour", options: [{ label: "red", description: "" }, { label: "blue", description: "" }] },
+      { question: "Why?", header: "Reason", options: [] },
+    ];
+    t.env.fake.script({ toolCalls: [{ id: "q1", name: "ask_user", arguments: JSON.stringify({ questions }) }] }, { text: "blue it is" });
+    const res = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "ask me" }] });
+    expect(res.stopReason).toBe("end_turn");
+    expect(acp.permissions).toHaveLength(1);
+    expect(acp.permissions[0].options.map((o) => o.name)).toEqual(["red", "blue"]);
+    expect(acp.permissions[0].toolCall.title).toBe("Colour?");
+    expect(toolMessages()[0]).toBe(JSON.stringify({ "Colour?": "blue", "Why?": "(no answer: no answer from the editor)" }));
+  } finally {
+    onlyJsonRpc((await acp.close()).stdout);
+  }
+});
+
+test("a run ended by the iteration limit stops with max_turn_requests", async () => {
+  if (!(await t.client.listAgents()).some((a) => a.name === "short")) await t.client.createAgent("short", JSON.stringify({ max_iterations: 1 }));
+  const acp = await ready(["--agent", "short"]);
+  try {
+    const sessionId = await newSession(acp);
+    t.env.fake.script(bash("m1", "true"));
+    const res = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "loop" }] });
+    expect(res.stopReason).toBe("max_turn_requests");
+  } finally {
+    onlyJsonRpc((await acp.close()).stdout);
+  }
+});
+
+test("agents are modes, skills are commands, and /skill runs that skill", async () => {
+  await guardedAgent();
+  mkdirSync(join(t.env.daemon.home, "local/skills/greet"), { recursive: true });
+  writeFileSync(join(t.env.daemon.home, "local/skills/greet/SKILL.md"), "---\nname: greet\ndescription: says hello\n---\nGreet warmly.\n");
+  const acp = await ready();
+  try {
+    const { sessionId, modes } = await acp.connection.agent.request("session/new", { cwd: scratch(), mcpServers: [] });
+    expect(modes?.currentModeId).toBe("crab");
+    expect(modes?.availableModes.map((m) => m.id)).toContain("guarded");
+    const [commands] = await until(() => updatesOf(acp, sessionId, "available_commands_update").length > 0 && updatesOf(acp, sessionId, "available_commands_update"), {
+      what: "the commands of the session",
+    });
+    expect((commands as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).toContain("greet");
+
+    t.env.fake.script({ text: "hello there" });
+    await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/greet bob" }] });
+    expect(JSON.stringify(t.env.fake.requests.filter((r) => !isTitleRequest(r.body)).at(-1)!.body)).toContain("Greet warmly.");
+
+    const unknown = await acp.connection.agent.request("session/set_mode", { sessionId, modeId: "nobody" }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect((unknown as RequestError).code).toBe(-32602);
+    await acp.connection.agent.request("session/set_mode", { sessionId, modeId: "guarded" });
+    acp.answer = () => ({ outcome: { outcome: "cancelled" } });
+    t.env.fake.script(bash("g1", "true"), { text: "refused" });
+    await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "as guarded" }] });
+    // Guarded asks before bash: the prompt now runs as that agent; a cancelled answer refuses.
+    expect(acp.permissions).toHaveLength(1);
+    expect(toolMessages()[0]).toStartWith("bash was not run: the user said no");
+  } finally {
+    onlyJsonRpc((await acp.close()).stdout);
+  }
+});

@@ -13,7 +13,9 @@ export async function agentModes(client: Client, current: string): Promise<Sessi
 
 /** The enabled skills the agent may use (all of them for an agent without a skill scope, docs/agents.md#scope). */
 export async function skillCommands(client: Client, agent: string): Promise<AvailableCommand[]> {
-  const [info, skills] = await Promise.all([client.getAgent(agent), client.listSkills()]);
+  // One request at a time: a connection answers in order (docs/protocol.md#connection-rules).
+  const info = await client.getAgent(agent);
+  const skills = await client.listSkills();
   const scope = new Set(info.skills);
   return skills
     .filter((s) => s.enabled && (scope.size === 0 || scope.has(s.name)))
