@@ -372,3 +372,24 @@ test("agents are modes, skills are commands, and /skill runs that skill", async 
     onlyJsonRpc((await acp.close()).stdout);
   }
 });
+
+test("session/cancel while a permission request is pending: the prompt ends cancelled and nothing runs", async () => {
+  await guardedAgent();
+  const acp = await ready(["--agent", "guarded"]);
+  try {
+    const cwd = scratch();
+    const sessionId = await newSession(acp, cwd);
+    // The editor never answers: only the cancel can end the question.
+    acp.answer = () => new Promise(() => {});
+    t.env.fake.script(bash("c1", "touch never"), { text: "unused" });
+    const prompt = acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
+    await until(() => acp.permissions.length === 1, { what: "the permission request" });
+    const at = performance.now();
+    await acp.connection.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(performance.now() - at).toBeLessThan(1000);
+    expect(existsSync(join(cwd, "never"))).toBe(false);
+  } finally {
+    onlyJsonRpc((await acp.close()).stdout);
+  }
+});

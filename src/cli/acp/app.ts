@@ -130,7 +130,7 @@ function checkedCwd(cwd: string): string {
   return cwd;
 }
 
-/** The daemon protocol has no per-session MCP servers (docs/editors.md, "Limits"): say so, once per request. */
+/** The daemon protocol has no per-session MCP servers (docs/editors.md#limits): say so, once per request. */
 function ignoredMcps(servers: McpServer[]): void {
   if (servers.length === 0) return;
   const names = servers.map((s) => s.name).join(", ");

@@ -1,5 +1,5 @@
 // Agents as ACP session modes, the agent's skills as ACP slash commands
-// (docs/editors.md, "Modes and commands").
+// (docs/editors.md#modes-and-commands).
 import type { AvailableCommand, SessionModeState } from "@agentclientprotocol/sdk";
 import type { Client } from "../../protocol/client.ts";
 

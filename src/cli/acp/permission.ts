@@ -1,5 +1,5 @@
-// The daemon's questions as ACP permission requests (docs/editors.md,
-// "Approvals and questions"). An approval (docs/approvals.md) offers
+// The daemon's questions as ACP permission requests
+// (docs/editors.md#approvals-and-questions). An approval (docs/approvals.md) offers
 // allow_once / allow_always / reject_once and answers yes / always / no; a
 // cancelled request refuses. An ask_user question with options offers them;
 // one without options cannot be asked through ACP and is answered "no answer

@@ -1,6 +1,6 @@
 // An ACP prompt (content blocks) as the one message crabtalk's Stream takes:
 // text as is, an embedded resource's text under its URI, a resource link as
-// its URI (docs/editors.md, "What maps to what").
+// its URI (docs/editors.md#what-maps-to-what).
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 
 export function promptText(blocks: ContentBlock[]): string {

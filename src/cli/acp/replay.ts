@@ -1,7 +1,7 @@
 // session/load: the conversation's messages sent again as session/update
 // notifications before the load answers. GetConversationHistory carries user
 // and assistant text only (docs/protocol.md#history-pages), so past tool calls
-// are not replayed (docs/editors.md, "Limits").
+// are not replayed (docs/editors.md#limits).
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Client } from "../../protocol/client.ts";
 

@@ -2,7 +2,7 @@
 // step's calls without ids and each `tool_result` carries the model's call id
 // (docs/protocol.md#stream-runs), so calls get ids here and results are matched
 // to the step's calls still open: by position when the step has one call, in
-// start order otherwise (docs/editors.md, "Limits").
+// start order otherwise (docs/editors.md#limits).
 import type { SessionUpdate, ToolKind } from "@agentclientprotocol/sdk";
 import type { ToolCallInfo, ToolResultEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { describeCall } from "../stream/tool-summary.ts";

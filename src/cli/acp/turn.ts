@@ -1,6 +1,6 @@
 // session/prompt: one crabtalk Stream run, its frames forwarded as
 // session/update notifications, its end as the ACP stop reason
-// (docs/editors.md, "What maps to what").
+// (docs/editors.md#what-maps-to-what).
 import { RequestError, type AgentContext, type PromptResponse, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { withClient, connectClient, type ConnectOptions } from "../connect.ts";
 import { COMPACTED, runStream, stoppedAtIterationLimit, type StreamOutcome } from "../stream/run-stream.ts";
