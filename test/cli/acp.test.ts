@@ -381,7 +381,7 @@ test("session/cancel while a permission request is pending: the prompt ends canc
     const sessionId = await newSession(acp, cwd);
     // The editor never answers: only the cancel can end the question.
     acp.answer = () => new Promise(() => {});
-    t.env.fake.script(bash("c1", "touch never"), { text: "unused" });
+    t.env.fake.script(bash("c1", "touch never"));
     const prompt = acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
     await until(() => acp.permissions.length === 1, { what: "the permission request" });
     const at = performance.now();
@@ -392,4 +392,20 @@ test("session/cancel while a permission request is pending: the prompt ends canc
   } finally {
     onlyJsonRpc((await acp.close()).stdout);
   }
+});
+
+test("the editor closing stdin mid-answer ends the process and cancels the run", async () => {
+  const acp = await ready();
+  const sessionId = await newSession(acp);
+  const abandonedBefore = t.env.fake.abandoned;
+  t.env.fake.script({ text: "an answer nobody will read", stallAfterChunks: 2 });
+  void acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stall" }] }).catch(() => {});
+  await until(() => updatesOf(acp, sessionId, "agent_message_chunk").length > 0, { what: "the first chunk" });
+  const { code, stdout, stderr } = await acp.close();
+  expect(code).toBe(0);
+  onlyJsonRpc(stdout);
+  expect(stderr).toContain("the editor closed the connection");
+  await until(() => t.env.fake.abandoned > abandonedBefore, { what: "the fake to see its request aborted" });
+  const open = (await t.client.sessions()).find((s) => s.createdBy === sessionId);
+  expect(open?.active).toBe(false);
 });

@@ -14,7 +14,7 @@ import { promptText } from "./prompt-text.ts";
 import { replayHistory } from "./replay.ts";
 import { indexed, remember } from "./session-index.ts";
 import { isSessionId, newSessionId } from "./session-id.ts";
-import { Sessions, type AcpSession } from "./session.ts";
+import type { AcpSession, Sessions } from "./session.ts";
 import { runPrompt } from "./turn.ts";
 
 export interface AcpOptions {
@@ -22,11 +22,12 @@ export interface AcpOptions {
   agent: string;
   conn: ConnectOptions;
   daemon: DaemonReady;
+  /** The sessions this process serves (the caller cancels their runs when the editor leaves). */
+  sessions: Sessions;
 }
 
 export function acpAgent(options: AcpOptions): AgentApp {
-  const sessions = new Sessions();
-  const { conn } = options;
+  const { conn, sessions } = options;
   const daemon = <T>(fn: Parameters<typeof withClient<T>>[1]) =>
     answering(async () => {
       await options.daemon.ensure();
@@ -113,7 +114,7 @@ export function acpAgent(options: AcpOptions): AgentApp {
       return answering(() => runPrompt(session, content, client, conn));
     })
     .onNotification("session/cancel", ({ params }) => {
-      sessions.get(params.sessionId)?.turn?.cancel();
+      void sessions.get(params.sessionId)?.turn?.cancel();
     });
 }
 

@@ -5,6 +5,7 @@ import type { ConnectOptions } from "../connect.ts";
 import { action } from "../commands/run.ts";
 import { acpAgent } from "./app.ts";
 import { DaemonReady } from "./daemon-ready.ts";
+import { Sessions } from "./session.ts";
 import { note } from "./log.ts";
 import { keepStdoutForProtocol, stdioStream } from "./stdio.ts";
 
@@ -26,10 +27,16 @@ Example (Zed settings.json):
     .action(action((opts: { agent: string }) => serveAcp(opts.agent, conn())));
 }
 
+/** How long runs in progress get to be cancelled once the editor has gone. */
+const LEAVE_MS = 2_000;
+
 async function serveAcp(agentName: string, conn: ConnectOptions): Promise<number> {
   keepStdoutForProtocol();
-  const connection = acpAgent({ agent: agentName, conn, daemon: new DaemonReady() }).connect(stdioStream());
+  const sessions = new Sessions();
+  const connection = acpAgent({ agent: agentName, conn, daemon: new DaemonReady(), sessions }).connect(stdioStream());
   await connection.closed;
   note("the editor closed the connection");
-  return 0;
+  // Runs still going have nobody to answer to: stop them, then leave even if a daemon connection lingers.
+  await Promise.race([sessions.cancelAll(), Bun.sleep(LEAVE_MS)]);
+  process.exit(0);
 }

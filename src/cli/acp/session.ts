@@ -15,8 +15,8 @@ export interface AcpSession {
 }
 
 export interface RunningTurn {
-  /** session/cancel: stop the run and resolve pending questions as cancelled. */
-  cancel(): void;
+  /** session/cancel: stop the run and resolve pending questions as cancelled; settles once the daemon was told. */
+  cancel(): Promise<void>;
 }
 
 export class Sessions {
@@ -36,5 +36,10 @@ export class Sessions {
 
   get(id: string): AcpSession | undefined {
     return this.byId.get(id);
+  }
+
+  /** The editor went away: nobody reads these runs' answers or answers their questions. */
+  cancelAll(): Promise<void> {
+    return Promise.all([...this.byId.values()].map((s) => s.turn?.cancel())).then(() => undefined);
   }
 }

@@ -18,16 +18,16 @@ export async function runPrompt(session: AcpSession, content: string, client: Ag
     sent = sent.then(() => client.notify("session/update", { sessionId: session.id, update: u })).catch((err: unknown) => note(`could not send an update: ${String(err)}`));
     return sent;
   };
-  const cancelRun = () => {
+  const cancelRun = async (): Promise<void> => {
     const id = session.daemonSession;
     if (id === undefined) return; // the run has no session yet: cancelled when `start` comes
-    void withClient(conn, (c) => c.cancel(id)).catch((err: unknown) => note(`could not cancel session ${id}: ${String(err)}`));
+    await withClient(conn, (c) => c.cancel(id)).catch((err: unknown) => note(`could not cancel session ${id}: ${String(err)}`));
   };
   session.turn = {
-    cancel() {
+    async cancel() {
       if (cancelled.signal.aborted) return;
       cancelled.abort();
-      cancelRun();
+      await cancelRun();
     },
   };
 
@@ -44,7 +44,7 @@ export async function runPrompt(session: AcpSession, content: string, client: Ag
             switch (e.case) {
               case "start":
                 session.daemonSession = e.value.session;
-                if (cancelled.signal.aborted) cancelRun();
+                if (cancelled.signal.aborted) void cancelRun();
                 break;
               case "chunk":
                 if (e.value.content && e.value.content !== COMPACTED) void update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.value.content } });
