@@ -23,6 +23,7 @@ import { registerCompletionsCommand } from "./commands/completions.ts";
 import { registerPackageCommands } from "./commands/packages.ts";
 import { registerServiceCommands } from "./commands/services.ts";
 import { registerUsageCommand } from "./commands/usage.ts";
+import { registerAcpCommand } from "./acp/command.ts";
 
 /**
  * `argv` (after the executable) decides one thing: `upgrade --version X` is
@@ -54,6 +55,7 @@ Examples:
   crabtalk ping               check it answers
   crabtalk send "hello"       one message, answer on stdout
   crabtalk chat               talk interactively
+  crabtalk acp                serve an editor (Zed) over the Agent Client Protocol
   crabtalk events --json      watch every agent event live
   crabtalk models use gpt-4o  switch the active model
   crabtalk search browser     find packages on the hub; crabtalk pull <scope/name> installs one
@@ -76,6 +78,7 @@ Examples:
   registerServiceCommands(program, conn);
   registerUsageCommand(program, conn);
   registerMemoryCommands(program, conn);
+  registerAcpCommand(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);
   registerUpgradeCommand(program);

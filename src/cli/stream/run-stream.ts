@@ -29,7 +29,7 @@ export interface StreamOutcome {
 }
 
 /** The chunk the daemon sends after auto-compaction; it is not answer text. */
-const COMPACTED = "\n[context compacted]\n";
+export const COMPACTED = "\n[context compacted]\n";
 
 export async function runStream(
   client: Pick<Client, "stream" | "close">,

@@ -7,7 +7,7 @@ const ARGS_MAX = 60;
 const OUTPUT_MAX = 80;
 
 /** `name(args)`, where a single string argument is shown bare and anything else as compact JSON. */
-export function describeCall(call: ToolCallInfo): string {
+export function describeCall(call: Pick<ToolCallInfo, "name" | "arguments">): string {
   // Its questions are shown in full right after; the arguments would only repeat them.
   if (call.name === "ask_user") return "ask_user";
   return `${call.name}(${oneLine(argsText(call.arguments), ARGS_MAX)})`;
