@@ -2,13 +2,13 @@
 // plain line appends; the only other writes (create, meta rewrite) go through
 // a temp file + rename, so a crash leaves at worst a torn last line.
 import { closeSync, constants, readSync, writeSync } from "node:fs";
-import { access, rename } from "node:fs/promises";
+import { access, rename, type FileHandle } from "node:fs/promises";
 import { forget, keep, reuse } from "./kept-appends.ts";
-import { eachLine, readFirstLine, readTailLines } from "./lines.ts";
-import { openRegularSync, readRegularFile } from "./regular-file.ts";
+import { eachLine, firstLineEnd, readFirstLine, readTailLines } from "./lines.ts";
+import { openRegularStat, openRegularSync } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
-import { syncDir, writeFileAtomic } from "./atomic.ts";
+import { replaceFileAtomic, syncDir, writeFileAtomic } from "./atomic.ts";
 import { withFileLock } from "./file-lock.ts";
 import {
   compactMarkerToLine,
@@ -147,11 +147,31 @@ async function readSession(path: string, maxBytes: number) {
 /** Replace the meta line (temp file + rename); the caller passes `created_at` to keep. */
 export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
   return withFileLock(path, async () => {
-    const data = await readRegularFile(path);
-    const end = data.indexOf(NEWLINE);
-    const rest = end === -1 ? Buffer.alloc(0) : data.subarray(end + 1);
-    await writeFileAtomic(path, Buffer.concat([Buffer.from(`${metaToLine(meta)}\n`), rest]));
+    const { handle: source, stats } = await openRegularStat(path);
+    try {
+      const rest = await firstLineEnd(source, stats.size);
+      // The lines after the meta line are copied a chunk at a time: a file of
+      // hundreds of MiB costs the daemon one chunk, not the file twice (issue 23).
+      await replaceFileAtomic(path, async (target) => {
+        await writeAll(target, Buffer.from(`${metaToLine(meta)}\n`));
+        const chunk = Buffer.alloc(Math.min(COPY_CHUNK, Math.max(1, stats.size - rest)));
+        for (let at = rest; ; ) {
+          const { bytesRead } = await source.read(chunk, 0, chunk.length, at);
+          if (bytesRead === 0) break;
+          await writeAll(target, chunk.subarray(0, bytesRead));
+          at += bytesRead;
+        }
+      });
+    } finally {
+      await source.close();
+    }
   });
+}
+
+const COPY_CHUNK = 1024 * 1024;
+
+async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
+  for (let done = 0; done < data.length; ) done += (await handle.write(data, done, data.length - done)).bytesWritten;
 }
 
 /**
