@@ -1,7 +1,7 @@
 // Whole-file replacement that a crash cannot tear: temp file in the same
 // directory, fsync, rename over the original (docs/home.md#writing-files-safely).
 import { randomBytes } from "./random-bytes.ts";
-import { open, readdir, rename, rm, stat } from "node:fs/promises";
+import { open, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { forget } from "./kept-appends.ts";
 
@@ -14,7 +14,14 @@ export function tempPathFor(path: string): string {
 }
 
 /** Replace `path` with `data`: readers see the old file or the new one, never a partial one. */
-export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
+export function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
+  return replaceFileAtomic(path, async (handle) => {
+    await handle.writeFile(data);
+  });
+}
+
+/** Replace `path` with what `write` writes into the temp file (a piece at a time, if it likes). */
+export async function replaceFileAtomic(path: string, write: (handle: FileHandle) => Promise<void>): Promise<void> {
   let mode = 0o600;
   try {
     // The owner's bits only: a file left group- or world-readable by an older version is closed on rewrite.
@@ -26,7 +33,7 @@ export async function writeFileAtomic(path: string, data: Uint8Array): Promise<v
   try {
     const handle = await open(tmp, "wx", mode);
     try {
-      await handle.writeFile(data);
+      await write(handle);
       await handle.sync();
     } finally {
       await handle.close();

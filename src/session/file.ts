@@ -2,18 +2,18 @@
 // plain line appends; the only other writes (create, meta rewrite) go through
 // a temp file + rename, so a crash leaves at worst a torn last line.
 import { closeSync, constants, readSync, writeSync } from "node:fs";
-import { access, rename } from "node:fs/promises";
+import { access, rename, type FileHandle } from "node:fs/promises";
 import { forget, keep, reuse } from "./kept-appends.ts";
-import { eachLine, readFirstLine, readTailLines } from "./lines.ts";
-import { openRegularSync, readRegularFile } from "./regular-file.ts";
+import { eachLine, firstLineEnd, readFirstLine, readTailLines } from "./lines.ts";
+import { openRegularStat, openRegularSync } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
-import { syncDir, writeFileAtomic } from "./atomic.ts";
+import { replaceFileAtomic, syncDir, writeFileAtomic } from "./atomic.ts";
 import { withFileLock } from "./file-lock.ts";
 import {
   compactMarkerToLine,
   isPersisted,
-  messageToLine,
+  messageLinePieces,
   metaToLine,
   parseEntryLine,
   parseMetaLine,
@@ -56,17 +56,17 @@ export function createSessionFile(path: string, meta: SessionMeta): Promise<void
  * append never creates a file without its meta line.
  */
 export async function appendMessages(path: string, messages: readonly Message[]): Promise<void> {
-  const lines = messages.filter(isPersisted).map(messageToLine);
-  if (lines.length > 0) await appendLines(path, lines);
+  const stored = messages.filter(isPersisted);
+  if (stored.length > 0) await appendPieces(path, stored.map(messageLinePieces));
 }
 
-/** Append a compact marker, then `after` (the messages that follow it), in one write. */
+/** Append a compact marker, then `after` (the messages that follow it), in one append. */
 export async function appendCompactMarker(path: string, summary: string, after: readonly Message[] = []): Promise<void> {
-  await appendLines(path, [compactMarkerToLine(summary), ...after.filter(isPersisted).map(messageToLine)]);
+  await appendPieces(path, [[compactMarkerToLine(summary)], ...after.filter(isPersisted).map(messageLinePieces)]);
 }
 
 /**
- * Appends whole lines in one write after repairing a torn last line. Without
+ * Appends whole lines after repairing a torn last line. Without
  * `create` the file must exist: appending to a session file renamed or
  * deleted meanwhile must fail. Other append-only logs (the usage ledger) pass it.
  * The append is a few small synchronous calls on a local file (cheaper than
@@ -74,27 +74,74 @@ export async function appendCompactMarker(path: string, summary: string, after: 
  * to the same path (kept-appends.ts), which then costs a stat and a write.
  */
 export function appendLines(path: string, lines: string[], create = false): Promise<void> {
-  const data = Buffer.from(`${lines.join("\n")}\n`);
+  return appendPieces(path, lines.map((line) => [line]), create);
+}
+
+/**
+ * appendLines of lines given in pieces. Lines of up to APPEND_BATCH units go
+ * in one write; a longer one is written a batch at a time, so an answer of
+ * megabytes costs one batch, not a copy of the whole line (issue 23).
+ */
+function appendPieces(path: string, lines: Iterable<string>[], create = false): Promise<void> {
   return withFileLock(path, async () => {
     const reused = reuse(path);
     const file = reused ?? openRegularSync(path, constants.O_RDWR | constants.O_APPEND | (create ? constants.O_CREAT : 0));
     try {
+      const out = new BatchedWrites(file.fd);
       // A torn last line (crash mid-append) must not swallow the first new line.
-      let buffer = data;
       if (file.size > 0 && !reused?.endsAsWeLeftIt) {
         const last = Buffer.alloc(1);
         readSync(file.fd, last, 0, 1, file.size - 1);
-        if (last[0] !== NEWLINE) buffer = Buffer.concat([Buffer.from("\n"), data]);
+        if (last[0] !== NEWLINE) out.add("\n");
       }
-      let offset = 0;
-      while (offset < buffer.length) offset += writeSync(file.fd, buffer, offset, buffer.length - offset);
-      keep(path, file, file.size + buffer.length);
+      for (const line of lines) {
+        for (const piece of line) out.add(piece);
+        out.add("\n");
+      }
+      out.flush();
+      keep(path, file, file.size + out.written);
     } catch (err) {
       if (reused) forget(path);
       else closeSync(file.fd);
       throw err;
     }
   });
+}
+
+/** Bytes gathered for one write. */
+const APPEND_BATCH = 1024 * 1024;
+/** The buffer appends encode into (appends run one at a time, synchronously). */
+let staging = Buffer.allocUnsafe(4096);
+
+/**
+ * Strings encoded into one buffer and written when it is full: no string or
+ * buffer per piece is left for the collector (measured: a 12 MiB answer in
+ * joined batches still peaked at 90 MiB).
+ */
+class BatchedWrites {
+  written = 0;
+  private buffer = staging;
+  private used = 0;
+
+  constructor(private readonly fd: number) {}
+
+  add(text: string): void {
+    const most = text.length * 3; // UTF-8 bytes of a UTF-16 unit, at most
+    if (this.used + most > this.buffer.length) {
+      this.flush();
+      // Grown to APPEND_BATCH when first needed and kept for the next appends; a longer piece has its own.
+      if (most > this.buffer.length) this.buffer = Buffer.allocUnsafe(Math.max(APPEND_BATCH, most));
+      if (this.buffer.length === APPEND_BATCH) staging = this.buffer;
+    }
+    this.used += this.buffer.write(text, this.used);
+  }
+
+  flush(): void {
+    if (!this.buffer) return;
+    for (let offset = 0; offset < this.used; ) offset += writeSync(this.fd, this.buffer, offset, this.used - offset);
+    this.written += this.used;
+    this.used = 0;
+  }
 }
 
 /**
@@ -147,11 +194,31 @@ async function readSession(path: string, maxBytes: number) {
 /** Replace the meta line (temp file + rename); the caller passes `created_at` to keep. */
 export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
   return withFileLock(path, async () => {
-    const data = await readRegularFile(path);
-    const end = data.indexOf(NEWLINE);
-    const rest = end === -1 ? Buffer.alloc(0) : data.subarray(end + 1);
-    await writeFileAtomic(path, Buffer.concat([Buffer.from(`${metaToLine(meta)}\n`), rest]));
+    const { handle: source, stats } = await openRegularStat(path);
+    try {
+      const rest = await firstLineEnd(source, stats.size);
+      // The lines after the meta line are copied a chunk at a time: a file of
+      // hundreds of MiB costs the daemon one chunk, not the file twice (issue 23).
+      await replaceFileAtomic(path, async (target) => {
+        await writeAll(target, Buffer.from(`${metaToLine(meta)}\n`));
+        const chunk = Buffer.alloc(Math.min(COPY_CHUNK, Math.max(1, stats.size - rest)));
+        for (let at = rest; ; ) {
+          const { bytesRead } = await source.read(chunk, 0, chunk.length, at);
+          if (bytesRead === 0) break;
+          await writeAll(target, chunk.subarray(0, bytesRead));
+          at += bytesRead;
+        }
+      });
+    } finally {
+      await source.close();
+    }
   });
+}
+
+const COPY_CHUNK = 1024 * 1024;
+
+async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
+  for (let done = 0; done < data.length; ) done += (await handle.write(data, done, data.length - done)).bytesWritten;
 }
 
 /**

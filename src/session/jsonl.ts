@@ -51,6 +51,42 @@ export function isPersisted(message: Message): message is StoredMessage {
 
 /** JSON line of a message, keys omitted when empty; sender and injected are never written. */
 export function messageToLine(message: StoredMessage): string {
+  return JSON.stringify(messageFields(message));
+}
+
+/** Longest run of a string serialized at once by messageLinePieces, in UTF-16 units. */
+export const LINE_PIECE = 64 * 1024;
+
+/**
+ * messageToLine in pieces (joined, they are the same line): a string field is
+ * escaped LINE_PIECE units at a time, so writing an answer of megabytes never
+ * makes a second copy of it as one JSON string (issue 23).
+ */
+export function* messageLinePieces(message: StoredMessage): Generator<string> {
+  let first = true;
+  for (const [key, value] of Object.entries(messageFields(message))) {
+    yield `${first ? "{" : ","}${JSON.stringify(key)}:`;
+    first = false;
+    if (typeof value === "string" && value.length > LINE_PIECE) yield* jsonStringPieces(value);
+    else yield JSON.stringify(value);
+  }
+  yield first ? "{}" : "}";
+}
+
+/** JSON.stringify(text) in pieces, never cutting a surrogate pair (each half would be escaped alone). */
+function* jsonStringPieces(text: string): Generator<string> {
+  yield '"';
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + LINE_PIECE);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield JSON.stringify(text.slice(at, end)).slice(1, -1);
+    at = end;
+  }
+  yield '"';
+}
+
+function messageFields(message: StoredMessage): Record<string, unknown> {
   const out: Record<string, unknown> = { role: message.role };
   if (message.content) out.content = message.content;
   switch (message.role) {
@@ -66,7 +102,7 @@ export function messageToLine(message: StoredMessage): string {
     case "user":
       break;
   }
-  return JSON.stringify(out);
+  return out;
 }
 
 function toolCallToJson(call: ToolCall): Record<string, unknown> {

@@ -55,7 +55,7 @@ export async function readTailLines(path: string, maxBytes: number): Promise<{ l
 }
 
 /** Where the second line starts (the file's size when it has one line). */
-async function firstLineEnd(handle: FileHandle, size: number): Promise<number> {
+export async function firstLineEnd(handle: FileHandle, size: number): Promise<number> {
   const buffer = Buffer.alloc(Math.min(CHUNK, size));
   for (let at = 0; at < size; at += buffer.length) {
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);

@@ -27,9 +27,15 @@ export function titleRequestMessages(firstUser: string, firstAssistant: string):
   return [{ role: "user", content }];
 }
 
+/**
+ * The first TITLE_EXCERPT_CHARS code points. Only a prefix is split into code
+ * points (they take at most two UTF-16 units each): splitting a whole answer
+ * of megabytes made an array of millions of strings (issue 23).
+ */
 function cut(text: string): string {
-  const chars = Array.from(text);
-  return chars.length <= TITLE_EXCERPT_CHARS ? text : chars.slice(0, TITLE_EXCERPT_CHARS).join("");
+  const head = Array.from(text.slice(0, 2 * TITLE_EXCERPT_CHARS));
+  if (head.length <= TITLE_EXCERPT_CHARS && text.length <= 2 * TITLE_EXCERPT_CHARS) return text;
+  return head.slice(0, TITLE_EXCERPT_CHARS).join("");
 }
 
 /** A title is at most this many characters (code points): it names a conversation in lists and file names. */

@@ -14,7 +14,7 @@ import {
   rewriteMeta,
   SessionFileError,
 } from "../../src/session/file.ts";
-import { newSessionMeta, type SessionMeta } from "../../src/session/jsonl.ts";
+import { newSessionMeta, parseEntryLine, type SessionMeta } from "../../src/session/jsonl.ts";
 import { nextSeq, sessionFileName } from "../../src/session/names.ts";
 import { asStored, isInjected, message } from "./arbitrary.ts";
 import { lines, tempDir } from "./tmp.ts";
@@ -28,6 +28,11 @@ async function newFile(over: Partial<SessionMeta> = {}): Promise<string> {
   const file = path.join(tempDir(), "crab_alice_1.jsonl");
   await createSessionFile(file, meta(over));
   return file;
+}
+
+/** A size from /proc/self/status, in bytes. */
+function vm(field: string): number {
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1]) * 1024;
 }
 
 async function loadError(file: string): Promise<SessionFileError> {
@@ -245,6 +250,49 @@ describe("writing", () => {
     expect(loaded.meta).toEqual(meta({ title: "T", uptime_secs: 7 }));
     expect(loaded.meta.created_at).toBe("2026-04-02T10:00:00Z");
     expect(loaded.messages).toEqual([user("a"), assistant("b")]);
+  });
+
+  test("appending a 12 MiB answer writes it in batches: the line is whole, the peak memory far below the answer's size", async () => {
+    const file = await newFile();
+    await appendMessages(file, [user("q")]);
+    fs.appendFileSync(file, "{torn"); // the repair's newline goes first
+    const answer: AssistantMessage = { role: "assistant", content: `${"é\"".repeat(6 * 1024 * 1024)}😀`, partial: "error" };
+    expect(answer.content.indexOf("😀")).toBeGreaterThan(0); // flattened, as an answer in the history is
+    Bun.gc(true);
+    const rss = vm("VmRSS");
+    fs.writeFileSync("/proc/self/clear_refs", "5"); // resets VmHWM to the current resident size
+    await appendMessages(file, [answer]);
+    const peakAbove = vm("VmHWM") - rss;
+    // As one JSON string, one joined string and one buffer it cost over 100 MiB.
+    expect(peakAbove).toBeLessThan(32 * 1024 * 1024);
+    // Past what a resume reads (8 MiB): the lines are checked as they are on disk.
+    const text = fs.readFileSync(file, "utf8").split("\n");
+    expect(text).toHaveLength(5);
+    expect(text[2]).toBe("{torn");
+    expect(text[4]).toBe("");
+    expect(parseEntryLine(text[3])).toEqual({ kind: "message", message: answer });
+  });
+
+  test("rewriteMeta of a 48 MiB file copies it a chunk at a time: every line kept, the peak memory far below the file's size", async () => {
+    const file = await newFile();
+    const line = `${JSON.stringify({ role: "user", content: "y".repeat(64 * 1024 - 40) })}\n`;
+    const fd = fs.openSync(file, "a");
+    for (let i = 0; i < 768; i++) fs.writeSync(fd, line);
+    fs.closeSync(fd);
+    const before = fs.statSync(file).size;
+    Bun.gc(true);
+    const rss = vm("VmRSS");
+    fs.writeFileSync("/proc/self/clear_refs", "5"); // resets VmHWM to the current resident size
+    await rewriteMeta(file, meta({ title: "Big", uptime_secs: 3 }));
+    const peakAbove = vm("VmHWM") - rss;
+    // Reading it whole and concatenating cost twice the file (96 MiB).
+    expect(peakAbove).toBeLessThan(24 * 1024 * 1024);
+    const header = `${JSON.stringify(meta({ title: "Big", uptime_secs: 3 }))}\n`;
+    const oldHeader = `${JSON.stringify(meta())}\n`;
+    expect(fs.statSync(file).size).toBe(before - oldHeader.length + header.length);
+    const text = fs.readFileSync(file, "utf8");
+    expect(text.startsWith(header)).toBe(true);
+    expect(text.slice(header.length)).toBe(line.repeat(768));
   });
 
   test("rewriteMeta leaves no temp file behind and keeps the owner's bits of the file's mode, never group/other ones", async () => {

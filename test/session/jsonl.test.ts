@@ -4,6 +4,8 @@ import type { AssistantMessage, Message, ToolMessage, UserMessage } from "../../
 import {
   compactMarkerToLine,
   isPersisted,
+  LINE_PIECE,
+  messageLinePieces,
   messageToLine,
   metaToLine,
   newSessionMeta,
@@ -137,5 +139,25 @@ describe("JSON layout (docs/sessions.md#file-format)", () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  test("property: a message line written in pieces is the same line", () => {
+    fc.assert(
+      fc.property(message, (m) => {
+        if (isInjected(m) || !isPersisted(m)) return;
+        expect([...messageLinePieces(m)].join("")).toBe(messageToLine(m));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("a content longer than a piece is escaped a piece at a time, a surrogate pair cut by the boundary kept whole", () => {
+    // The pair straddles the first piece boundary; quotes, newlines and control characters around it.
+    const content = `${"a".repeat(LINE_PIECE - 1)}😀"\n\u0001${"é".repeat(LINE_PIECE)}\\end`;
+    const m: AssistantMessage = { role: "assistant", content, reasoning: `${"r".repeat(2 * LINE_PIECE)}😀`, partial: "error" };
+    const pieces = [...messageLinePieces(m)];
+    expect(pieces.join("")).toBe(messageToLine(m));
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThanOrEqual(LINE_PIECE * 6);
+    expect(roundTrip(m)).toEqual(m);
   });
 });

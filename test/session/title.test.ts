@@ -25,6 +25,26 @@ describe("title request (docs/sessions.md#titles)", () => {
     expect(m.content).not.toContain("b".repeat(201));
   });
 
+  test("an excerpt of exactly 200 code points in surrogate pairs is whole; past 200 it is cut, a pair never split", () => {
+    const exact = "😀".repeat(TITLE_EXCERPT_CHARS);
+    expect(titleRequestMessages(exact, "a")[0].content).toContain(`\n${exact}\n`);
+    const over = titleRequestMessages(`${exact}é`, `${"b".repeat(399)}😀😀`)[0].content;
+    expect(over).toContain(`\n${exact}\n`);
+    expect(over).not.toContain("é");
+    expect(over).toContain(`\n${"b".repeat(TITLE_EXCERPT_CHARS)}`);
+    expect(over).not.toContain("\uD83D");
+  });
+
+  test("an excerpt of a 12 MiB answer costs a prefix, not the whole answer split into code points", () => {
+    const huge = "x".repeat(12 * 1024 * 1024);
+    const before = process.memoryUsage().rss;
+    const [m] = titleRequestMessages("q", huge);
+    expect(m.content).toContain(`\n${"x".repeat(TITLE_EXCERPT_CHARS)}`);
+    expect(m.content).not.toContain("x".repeat(TITLE_EXCERPT_CHARS + 1));
+    // Splitting it all was an array of 12 million strings: hundreds of MiB.
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
   test("titleSource takes the first non-injected user message and the first assistant message", () => {
     const history: Message[] = [
       { role: "user", content: "<memory>", injected: true },
