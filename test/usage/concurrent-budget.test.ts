@@ -4,6 +4,8 @@
 // a lowered max_tokens, and `crabtalk usage` shows what is held meanwhile.
 // The fake bills every request to its limit (the prompt counted as the
 // daemon estimates it, the whole output limit): the worst case, never more.
+import { until } from "../support/until.ts";
+import { ledgerOf } from "../support/ledger.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,17 +51,7 @@ afterAll(async () => {
 });
 
 const chatRequests = () => fake.requests.filter((r) => !isTitleRequest(r.body));
-const ledger = (): { cost_usd: number }[] =>
-  readFileSync(join(home, "usage/ledger.jsonl"), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-
-async function waitFor(what: string, done: () => boolean, timeoutMs = 20_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !done(); await Bun.sleep(10)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
-}
+const ledger = () => ledgerOf(home);
 
 test("20 runs started at once never pass daily_usd, spend most of it, and usage shows what is reserved meanwhile", async () => {
   const release = Promise.withResolvers<void>();
@@ -77,7 +69,7 @@ test("20 runs started at once never pass daily_usd, spend most of it, and usage 
     ),
   );
   // Every run either holds a request at the fake or was refused: all 20 decided while none has finished.
-  await waitFor("every run to be admitted or refused", () => chatRequests().length + refused === RUNS);
+  await until(() => chatRequests().length + refused === RUNS, { what: "every run to be admitted or refused", timeoutMs: 20_000 });
   const admitted = chatRequests().length;
   expect(admitted).toBeGreaterThanOrEqual(3);
   expect(refused).toBeGreaterThan(0);

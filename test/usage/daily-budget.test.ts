@@ -1,6 +1,7 @@
 // [system.budget] daily_usd: a warning event at 80 %, a request's output limit
 // lowered to what is left, runs stopped before the request that would pass
 // it, and a restart that does not forget today's spend.
+import { ledgerOf } from "../support/ledger.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Client } from "../../src/protocol/client.ts";
 import { AgentEventKind, type AgentEventMsg } from "../../src/protocol/gen/crabtalk_pb.ts";
@@ -41,11 +42,7 @@ afterAll(async () => {
   cleanup(home);
 });
 
-const ledger = (): { cost_usd: number }[] =>
-  readFileSync(join(home, "usage/ledger.jsonl"), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+const ledger = () => ledgerOf(home);
 const chatRequests = () => fake.requests.filter((r) => !isTitleRequest(r.body)).length;
 const spentUsd = () => ledger().reduce((s, l) => s + l.cost_usd, 0);
 

@@ -2,6 +2,8 @@
 // task's requests count toward the budget of the run that delegated it, and
 // each holds its worst case before it is sent, so tasks running at once
 // never together pass it. The fake bills every task's request to its limit.
+import { until } from "../support/until.ts";
+import { ledgerOf } from "../support/ledger.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,17 +52,7 @@ afterAll(async () => {
 });
 
 const workerRequests = () => fake.requests.filter((r) => !isTitleRequest(r.body) && JSON.stringify(r.body.messages).includes("You are worker."));
-const ledger = (): { agent: string; cost_usd: number }[] =>
-  readFileSync(join(home, "usage/ledger.jsonl"), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-
-async function waitFor(what: string, done: () => boolean, timeoutMs = 20_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !done(); await Bun.sleep(10)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
-}
+const ledger = () => ledgerOf(home);
 
 test("parallel delegated tasks count toward the delegating run's max_usd_per_run and never pass it together", async () => {
   const release = Promise.withResolvers<void>();
@@ -72,7 +64,7 @@ test("parallel delegated tasks count toward the delegating run's max_usd_per_run
     for await (const e of client.stream({ agent: "crab", content: "split the work", sender: "boss" })) events.push(e.event);
   })();
   // Several tasks hold a request at once before any is answered.
-  await waitFor("three tasks' requests in flight together", () => workerRequests().length >= 3);
+  await until(() => workerRequests().length >= 3, { what: "three tasks' requests in flight together", timeoutMs: 20_000 });
   release.resolve();
   await run;
 
