@@ -1,6 +1,7 @@
 // A conversation title the model answers with a paragraph becomes one short
 // line: what `crabtalk sessions` and the session file show (real CLI and daemon).
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { until } from "../support/until.ts";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
 
 let s: FakeSetup;
@@ -13,17 +14,17 @@ test("a multi-line, long title answer is reduced to its first line, at most 80 c
   const long = "Planning a very long journey across the northern mountains and the southern seas with friends";
   s.fake.title(`**${long}**\n\nI picked this title because the user talks about travelling.\nIt covers both parts.`);
   expect((await s.cli(["send", "--sender", "titled", "let us plan a trip"])).code).toBe(0);
-  let title = "";
-  const deadline = Date.now() + 15_000;
-  while (!title) {
-    const sessions: { created_by: string; title: string }[] = JSON.parse((await s.cli(["sessions", "--json"])).stdout);
-    title = sessions.find((x) => x.created_by === "titled")?.title ?? "";
-    if (!title && Date.now() > deadline) throw new Error("no title for the session within 15 s");
-    if (!title) await Bun.sleep(50);
-  }
+  const title = await until(
+    async () => {
+      const sessions: { created_by: string; title: string }[] = JSON.parse((await s.cli(["sessions", "--json"])).stdout);
+      return sessions.find((x) => x.created_by === "titled")?.title || undefined;
+    },
+    { what: "the session's title", timeoutMs: 15_000 },
+  );
   expect(title).toBe("Planning a very long journey across the northern mountains and the southern");
   expect(title.length).toBeLessThanOrEqual(80);
-  const [file] = s.sessionFiles("crab_titled_");
+  // The session gets its title first, then the file's meta line and name: wait for those too.
+  const file = await until(() => s.sessionFiles("crab_titled_").find((f) => f.meta.title !== ""), { what: "the title in the session file", timeoutMs: 15_000 });
   expect(file.meta.title).toBe(title);
   expect(file.name).not.toContain("\n");
 }, 30_000);

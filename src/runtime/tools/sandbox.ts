@@ -3,10 +3,19 @@
 // on macOS. Read-only filesystem but the working directory, the writable
 // paths and a private /tmp; hidden paths invisible; network optional.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { SandboxDecision, SandboxSpec } from "../tool-policy.ts";
 
 export type Argv = [string, ...string[]];
+
+/**
+ * Where the running crabtalk lives: the directory of its executable (the
+ * compiled binary, or Bun's) and, when run from source, the checkout.
+ */
+const OWN_PROGRAM: readonly string[] = [
+  real(dirname(process.execPath)),
+  ...(import.meta.dir.startsWith("/$bunfs") ? [] : [real(resolve(import.meta.dir, "../../.."))]),
+];
 
 /**
  * The argv running `inner` under `decision` with `cwd` writable, or an error
@@ -33,6 +42,12 @@ export function sandboxedArgv(decision: SandboxDecision, cwd: string, inner: Arg
 /** bubblewrap options: later mounts win, so hidden paths are mounted last. */
 export function bwrapArgs(spec: SandboxSpec, cwd: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  // crabtalk's own program stays visible (read-only) when it lives under /tmp, as a
+  // checkout or a test build may: a tool calling `crabtalk`, or a sandboxed MCP
+  // server run by crabtalk's runtime, needs it. Hidden paths still win below.
+  for (const path of OWN_PROGRAM) {
+    if (within(path, "/tmp") && existsSync(path)) args.push("--ro-bind", path, path);
+  }
   for (const path of [cwd, ...spec.writable]) {
     if (existsSync(path)) args.push("--bind", path, path);
   }
