@@ -217,7 +217,16 @@ export async function runDaemonBench(options: DaemonBenchOptions) {
 const signed = (n: number) => (n < 0 ? `${n}` : `+${n}`);
 
 /** One row per daemon target: figure, floor, ratio, target, met. */
-export function targetTable(daemon?: Awaited<ReturnType<typeof runDaemonBench>>, soak?: Record<string, any>) {
+/** The figures of bench/soak.ts's report that the table reads. */
+interface SoakFigures {
+  turns: number;
+  idle: Memory;
+  warm_after_100_turns?: Memory;
+  after_idle: { idle_ms: number; private_growth_mb: number; private_growth_since_warm_mb: number };
+  burst: { opened: number; completed: number; failed: number };
+}
+
+export function targetTable(daemon?: Awaited<ReturnType<typeof runDaemonBench>>, soak?: SoakFigures) {
   const rows: Array<{ target: string; figure: string; floor?: string; goal: string; met: boolean }> = [];
   const T = DAEMON_TARGETS;
   if (daemon) {

@@ -58,6 +58,7 @@ function failingAdapter(baseUrl: string, error: ProviderError): Adapter {
   return {
     baseUrl,
     complete: () => Promise.reject(error),
+    // biome-ignore lint/correctness/useYield: a stream that fails on its first read has nothing to yield.
     stream: async function* () {
       throw error;
     },

@@ -60,7 +60,7 @@ export function buildAgents(sources: AgentSources): Map<string, AgentDefinition>
     if (isRegularFile(file)) prompts.set(name, file);
     else if (!prompts.has(name)) unreadable.set(name, notRegular(file));
   }
-  for (const [name, settings] of Object.entries(sources.manifestAgents)) {
+  for (const name of Object.keys(sources.manifestAgents)) {
     if (name === DEFAULT_AGENT) {
       sources.warn("ignoring [agents.crab]: configure the default agent in [system.crab]");
       continue;

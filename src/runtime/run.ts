@@ -21,7 +21,7 @@ import type { ToolProcesses } from "./tool-processes.ts";
 import { dropInjected } from "./working-history.ts";
 import { allows } from "./scope.ts";
 import type { Session } from "./sessions.ts";
-import { ASK_TIMEOUT_MS, parseAskQuestions, type AskQuestion } from "./tools/ask-user.ts";
+import { ASK_TIMEOUT_MS, parseAskQuestions } from "./tools/ask-user.ts";
 import { RunSpend } from "./usage/budget.ts";
 import { requestGate, type RequestGate } from "./usage/request-gate.ts";
 

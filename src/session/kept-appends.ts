@@ -35,7 +35,7 @@ export function reuse(path: string): (Identified & { size: number; endsAsWeLeftI
   } catch {
     stats = undefined;
   }
-  if (!stats || !stats.isFile() || stats.ino !== file.ino || stats.dev !== file.dev) {
+  if (!stats?.isFile() || stats.ino !== file.ino || stats.dev !== file.dev) {
     forget(path);
     return undefined;
   }

@@ -56,7 +56,7 @@ test("thinking and tool calls go to stderr, without colours or prompts", async (
   expect(r.stdout).toBe("listed\n");
   expect(r.stderr).toContain("pondering deeply");
   expect(r.stderr).toContain("⚙ bash(echo from-bash)");
-  expect(r.stderr).toMatch(/^  ✓ \d+ms: .*from-bash/m);
+  expect(r.stderr).toMatch(/^ {2}✓ \d+ms: .*from-bash/m);
   expect(r.stdout + r.stderr).not.toContain("\x1b[");
   expect(r.stdout + r.stderr).not.toContain("›");
 });

@@ -10,7 +10,7 @@ import { cutGate, isTitleRequest } from "../support/fake-llm.ts";
 import { TEST_KEY, startLlmDaemon, type LlmDaemon, type ProviderFlavour } from "../support/llm-daemon.ts";
 
 /** Where each wire format keeps the conversation, to find the tool result the model was sent. */
-const conversation = (flavour: ProviderFlavour, body: any): unknown =>
+const conversation = (flavour: ProviderFlavour, body: { contents?: unknown; messages?: unknown } | undefined): unknown =>
   flavour === "google" ? body?.contents : body?.messages;
 
 for (const flavour of ["google", "bedrock", "azure"] as const) {

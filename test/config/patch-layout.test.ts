@@ -102,8 +102,9 @@ models = ["m"]
 prices = { "m" = { input = 2.5, output = 10 } } # from the price page
 `;
     const next = plain(parse(text)) as Table;
-    (next.provider as any).p.prices.m.input = 3.25;
-    (next.provider as any).p.prices.n = { input: 1, output: 2 };
+    const prices = (next.provider as { p: { prices: Record<string, { input: number; output: number }> } }).p.prices;
+    prices.m!.input = 3.25;
+    prices.n = { input: 1, output: 2 };
     expect(patchToml(text, next)).toBe(`# my providers
 [provider.p]
 api_key = "k" # the key

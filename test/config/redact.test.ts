@@ -56,14 +56,14 @@ describe("redactConfigJson", () => {
 
   test("redacts every [env] value and every MCP env value", () => {
     expect(json.env.SLACK_TOKEN).toBe(REDACTED);
-    expect((json.mcps.gh?.env as Record<string, unknown>).GITHUB_TOKEN).toBe(REDACTED);
+    expect((json.mcps.gh?.env as Record<string, unknown> | undefined)?.GITHUB_TOKEN).toBe(REDACTED);
     expect(json.mcps.gh?.command).toBe("gh-mcp");
   });
 
   test("a value that is exactly one ${NAME} reference is shown as is", () => {
     expect(json.provider.ref?.api_key).toBe("${ANTHROPIC_API_KEY}");
     expect(json.env.REF).toBe("${SLACK}");
-    expect((json.mcps.gh?.env as Record<string, unknown>).PLAIN).toBe("${HOME}");
+    expect((json.mcps.gh?.env as Record<string, unknown> | undefined)?.PLAIN).toBe("${HOME}");
     expect(redactProvider({ api_key: "pre-${X}" }).api_key).toBe(REDACTED);
   });
 

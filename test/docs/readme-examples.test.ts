@@ -35,6 +35,7 @@ const SKIPPED: Record<string, string> = {
   "npm start": "runs a daemon in the foreground until Ctrl-C; this test's daemon stands in for it",
   "npx bun test": "the whole suite, this file included",
   "npx bun run typecheck": ".ci/run runs it",
+  "npx bun run lint": ".ci/run runs it",
   "npx bun run bench --quick": "benchmarks take minutes; bench/ is not part of the tests",
   "test/load.sh -n 5": "runs .ci/run five times",
 };

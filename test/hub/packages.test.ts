@@ -262,8 +262,8 @@ test("hostile manifests: files outside the repository are not read, path-like co
   expect((await client.listAgents()).some((a) => a.name === "spy")).toBe(false);
   await collect(client.uninstallPackage("test/sneaky"));
 
-  const escape = await daemonError(collect(client.installPackage({ package: "test/escape" })));
-  expect(escape.message).toContain("command names are letters");
+  const escaping = await daemonError(collect(client.installPackage({ package: "test/escape" })));
+  expect(escaping.message).toContain("command names are letters");
   const branch = await daemonError(collect(client.installPackage({ package: "test/optbranch" })));
   expect(branch.message).toContain("invalid branch name");
   expect(existsSync("/tmp/crabtalk-pwned")).toBe(false);

@@ -95,6 +95,7 @@ export interface RecordedRequest {
   query: string;
   headers: Record<string, string>;
   /** The parsed JSON body (the raw text if it was not JSON): untyped wire data for tests to inspect. */
+  // biome-ignore lint/suspicious/noExplicitAny: each test reads the fields of its own provider's wire format.
   body: any;
 }
 

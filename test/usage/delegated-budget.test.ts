@@ -81,7 +81,7 @@ test("parallel delegated tasks count toward the delegating run's max_usd_per_run
   // The delegating run itself is then out of budget too: it ends with the budget error.
   const end = events.at(-1);
   expect(end?.case).toBe("end");
-  expect((end?.value as { error?: string }).error).toMatch(/^budget max_usd_per_run of agent 'crab'/);
+  expect((end?.value as { error?: string } | undefined)?.error).toMatch(/^budget max_usd_per_run of agent 'crab'/);
 
   const lines = ledger();
   expect(lines.filter((l) => l.agent === "worker")).toHaveLength(done.length);

@@ -66,7 +66,7 @@ export class EventLines {
   private flush(key: string): string[] {
     const held = this.pending.get(key);
     this.pending.delete(key);
-    return held && held.text.trim() ? [deltaLine(held.event, held.text)] : [];
+    return held?.text.trim() ? [deltaLine(held.event, held.text)] : [];
   }
 }
 

@@ -13,7 +13,7 @@ export function headerPath(line: string): string[] | undefined {
   if (!m) return undefined;
   const path: string[] = [];
   const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*(\.|$)/y;
-  let rest = m[1];
+  const rest = m[1];
   re.lastIndex = 0;
   let pos = 0;
   while (pos < rest.length) {

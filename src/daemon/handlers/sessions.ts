@@ -1,6 +1,6 @@
 // Execution, sessions and conversations (docs/protocol.md#runs, docs/protocol.md#sessions-and-conversations).
 import { rmSync } from "node:fs";
-import { badRequest, conflict, internal, notFound, ProtocolError } from "../../protocol/errors.ts";
+import { badRequest, conflict, internal, notFound, type ProtocolError } from "../../protocol/errors.ts";
 import type { Reply } from "../../protocol/codec.ts";
 import type { Handlers, RequestContext } from "../../protocol/server.ts";
 import { AgentNotRegisteredError, SessionNotFoundError, type ResolveRequest, type Session } from "../../runtime/sessions.ts";

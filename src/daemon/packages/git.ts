@@ -29,7 +29,7 @@ export async function git(args: string[], cwd?: string): Promise<string> {
 }
 
 /** A branch name git cannot mistake for an option. */
-const BRANCH = /^[A-Za-z0-9_][A-Za-z0-9._\/-]{0,199}$/;
+const BRANCH = /^[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}$/;
 
 /** A shallow clone of `url` into `dir`, or, when `dir` already is one, fetch + hard reset to the branch. */
 export async function syncClone(url: string, dir: string, branch: string): Promise<void> {

@@ -183,7 +183,7 @@ class Pool implements McpPool {
 
   async call(name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<McpCallResult> {
     const conn = this.owners.get(name);
-    if (!conn || !conn.alive || !conn.client) throw new McpToolUnavailableError(name);
+    if (!conn?.alive || !conn.client) throw new McpToolUnavailableError(name);
     const params = args === undefined ? { name } : { name, arguments: args };
     const result = await conn.client.callTool(params, undefined, { timeout: this.timeoutMs, signal });
     const content = Array.isArray(result.content) ? result.content : [];
