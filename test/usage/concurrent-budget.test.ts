@@ -7,8 +7,6 @@
 import { until } from "../support/until.ts";
 import { ledgerOf } from "../support/ledger.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { runCli } from "../support/cli.ts";
 import { cleanup, startDaemon, tempHome, type TestDaemon } from "../support/daemon.ts";

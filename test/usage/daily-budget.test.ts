@@ -9,8 +9,6 @@ import { cleanup, startDaemon, tempHome, type TestDaemon } from "../support/daem
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { isTitleRequest, type FakeLLM } from "../support/fake-llm.ts";
 import { outputLimit } from "../support/fake-openai.ts";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 
 let fake: FakeLLM;
 let daemon: TestDaemon;

@@ -5,7 +5,7 @@
 import { until } from "../support/until.ts";
 import { ledgerOf } from "../support/ledger.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../../src/protocol/client.ts";
 import { cleanup, startDaemon, tempHome, type TestDaemon } from "../support/daemon.ts";
