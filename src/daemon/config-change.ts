@@ -3,10 +3,10 @@
 // the previous file is put back (docs/config.md#reload, docs/config.md#the-config-as-json).
 import { readFileSync } from "node:fs";
 import { badRequest, internal } from "../protocol/errors.ts";
-import { ConfigError } from "./config/error.ts";
-import { parseConfigText } from "./config/load.ts";
-import { writeFileAtomic } from "./config/write.ts";
-import { checkAgentCwds } from "./config/working-dir.ts";
+import { ConfigError } from "../config/error.ts";
+import { parseConfigText } from "../config/load.ts";
+import { writeFileAtomic } from "../config/write.ts";
+import { checkAgentCwds } from "../config/working-dir.ts";
 import type { DaemonState } from "./state.ts";
 
 /** Validation failures are 400 with the config's message; everything else is 500. */

@@ -1,7 +1,7 @@
 // The daemon process: scaffold the home, load config, bind endpoints, serve
 // connections, and shut down cleanly on SIGINT/SIGTERM (docs/home.md#shutdown).
 import { homePaths, resolveHome, scaffoldHome } from "./home.ts";
-import { removeStaleTempFiles } from "../session/atomic.ts";
+import { removeStaleTempFiles } from "../shared/atomic-file.ts";
 import { daemonHandlers } from "./handlers/index.ts";
 import { createLogger, type LogLevel } from "./log.ts";
 import { bindEndpoints, refuseIfRunning } from "./endpoints.ts";

@@ -4,13 +4,13 @@
  */
 import fs from "node:fs";
 import { join } from "node:path";
-import { homePaths, type HomePaths } from "./paths.ts";
+import { homePaths, type HomePaths } from "../shared/home-paths.ts";
 
-export { homePaths, resolveHome, type HomePaths } from "./paths.ts";
+export { homePaths, resolveHome, type HomePaths } from "../shared/home-paths.ts";
 import { parse } from "smol-toml";
-import { CONFIG_TEMPLATE } from "./config/template.ts";
-import { appendTables, removeTables } from "./config/toml-edit.ts";
-import { writeFileAtomic } from "./config/write.ts";
+import { CONFIG_TEMPLATE } from "../config/template.ts";
+import { appendTables, removeTables } from "../config/toml-edit.ts";
+import { writeFileAtomic } from "../config/write.ts";
 import { tightenHome } from "./home-modes.ts";
 
 export type HomeLog = (message: string) => void;

@@ -2,11 +2,11 @@
 // and edit its [agents.<name>] tables atomically for Create/Update/DeleteAgent.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ConfigError } from "./config/error.ts";
-import { parseTomlText } from "./config/load.ts";
-import { agentTableSchema, mcpTableSchema, type AgentConfig, type McpServerConfig } from "./config/schema.ts";
-import { setTable } from "./config/table-edit.ts";
-import { writeFileAtomic } from "./config/write.ts";
+import { ConfigError } from "../config/error.ts";
+import { parseTomlText } from "../config/load.ts";
+import { agentTableSchema, mcpTableSchema, type AgentConfig, type McpServerConfig } from "../config/schema.ts";
+import { setTable } from "../config/table-edit.ts";
+import { writeFileAtomic } from "../config/write.ts";
 
 export function readManifest(path: string): Record<string, unknown> {
   if (!existsSync(path)) return {};

@@ -7,9 +7,9 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SandboxDecision } from "../runtime/tool-policy.ts";
-import type { Env } from "./config/expand.ts";
-import type { AgentConfig, ToolsConfig } from "./config/schema.ts";
-import { defaultHome } from "./paths.ts";
+import type { Env } from "../config/expand.ts";
+import type { AgentConfig, ToolsConfig } from "../config/schema.ts";
+import { defaultHome } from "../shared/home-paths.ts";
 
 export type SandboxAvailability =
   | { kind: "bwrap" | "sandbox-exec"; command: string }

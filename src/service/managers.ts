@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { writeFileAtomic } from "../daemon/config/write.ts";
+import { writeFileAtomic } from "../config/write.ts";
 import { mustRun, runManager } from "./command.ts";
 import type { ServiceSpec } from "./spec.ts";
 import { definedProgram, launchdPlist, schtasksCreateArgs, systemdUnit } from "./templates.ts";

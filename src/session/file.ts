@@ -8,7 +8,7 @@ import { eachLine, readFirstLine, readTailLines } from "./lines.ts";
 import { openRegularSync, readRegularFile } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
-import { syncDir, writeFileAtomic } from "./atomic.ts";
+import { syncDir, writeFileAtomic } from "../shared/atomic-file.ts";
 import { withFileLock } from "./file-lock.ts";
 import {
   compactMarkerToLine,

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import { parseConfigText } from "../../src/daemon/config/load.ts";
-import { REDACTED, redactConfigJson, restoreRedacted } from "../../src/daemon/config/redact.ts";
-import { configJsonToToml, writeFileAtomic } from "../../src/daemon/config/write.ts";
+import { parseConfigText } from "../../src/config/load.ts";
+import { REDACTED, redactConfigJson, restoreRedacted } from "../../src/config/redact.ts";
+import { configJsonToToml, writeFileAtomic } from "../../src/config/write.ts";
 import { tempDir } from "./tmp.ts";
 
-const WRITE_MODULE = path.resolve(import.meta.dir, "../../src/daemon/config/write.ts");
+const WRITE_MODULE = path.resolve(import.meta.dir, "../../src/config/write.ts");
 
 describe("writeFileAtomic", () => {
   const spies: { mockRestore(): void }[] = [];

@@ -1,7 +1,7 @@
 // `crabtalk doctor`: the tool sandbox as the config asks for it and as this
 // machine offers it (docs/security.md). Probed here, with this shell's PATH:
 // a service may see another PATH.
-import type { DaemonConfig } from "../../daemon/config/schema.ts";
+import type { DaemonConfig } from "../../config/schema.ts";
 import type { CheckResult } from "./checks.ts";
 
 type Env = Record<string, string | undefined>;

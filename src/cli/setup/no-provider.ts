@@ -4,7 +4,7 @@
 import type { Client } from "../../protocol/client.ts";
 import { DEFAULT_AGENT } from "../../runtime/agent-settings.ts";
 import { keyVarsIn } from "./key-vars.ts";
-import { homePaths, resolveHome } from "../../daemon/paths.ts";
+import { homePaths, resolveHome } from "../../shared/home-paths.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -2,7 +2,7 @@
 // service manager), so that the next daemon starts them again.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { parse, stringify } from "smol-toml";
-import { writeFileAtomic } from "../config/write.ts";
+import { writeFileAtomic } from "../../config/write.ts";
 
 export class SupervisedList {
   constructor(private readonly path: string) {}

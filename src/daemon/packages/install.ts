@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { notFound } from "../../protocol/errors.ts";
-import { writeFileAtomic } from "../config/write.ts";
+import { writeFileAtomic } from "../../config/write.ts";
 import { discoverSkills } from "../../runtime/skills/discover.ts";
 import { manifestAgents, manifestMcps } from "../manifest.ts";
 import { skillDirs } from "../skill-dirs.ts";
@@ -21,7 +21,7 @@ import { needsRepository, readPackageManifest, type PackageManifest } from "./ma
 import { resolveAgents, resolveMcps } from "./resolve.ts";
 import { runSetupPrompt, runSetupScript } from "./setup.ts";
 import { scriptEnv } from "./script-env.ts";
-import { userHome } from "../paths.ts";
+import { userHome } from "../../shared/home-paths.ts";
 
 export type { Progress } from "./commands.ts";
 

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { notFound } from "../../protocol/errors.ts";
-import { writeFileAtomic } from "../config/write.ts";
+import { writeFileAtomic } from "../../config/write.ts";
 import type { DaemonState } from "../state.ts";
 import { npmCommandDir, type Progress } from "./commands.ts";
 import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";

@@ -1,6 +1,6 @@
 // Small file helpers for the memory folder: text reads that treat a missing
 // file as absent, and atomic text writes (tmp file + rename, docs/home.md#writing-files-safely).
-import { writeFileAtomic } from "../../session/atomic.ts";
+import { writeFileAtomic } from "../../shared/atomic-file.ts";
 import { readRegularText } from "../../session/regular-file.ts";
 
 const encoder = new TextEncoder();

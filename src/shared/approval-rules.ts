@@ -4,7 +4,7 @@
 // bash, the arguments as compact JSON for any other tool. Both parts are
 // globs over the whole string: `*` any run of characters (spaces, slashes
 // and newlines included), `?` one character, everything else literal.
-import type { ToolCall } from "../../model/types.ts";
+import type { ToolCall } from "../model/types.ts";
 
 export interface ParsedRule {
   tool: string;

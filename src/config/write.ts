@@ -3,7 +3,7 @@
  * every file loadable) and from the docs/config.md#the-config-as-json JSON shape (SetConfig).
  */
 import fs from "node:fs";
-import { randomBytes } from "../../session/random-bytes.ts";
+import { randomBytes } from "../shared/random-bytes.ts";
 import { basename, dirname, join } from "node:path";
 import { stringify } from "smol-toml";
 import { sameValue } from "./same-value.ts";

@@ -3,7 +3,7 @@
 import { randomBytes } from "./random-bytes.ts";
 import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { forget } from "./kept-appends.ts";
+import { forget } from "../session/kept-appends.ts";
 
 /**
  * Temp names end in `.tmp-…`, never `.jsonl`, so a temp file left by a crash

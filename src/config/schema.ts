@@ -4,9 +4,9 @@
  * Messages are phrased to follow a `path: ` prefix (see load.ts).
  */
 import { z } from "zod";
-import { PROVIDER_KINDS, type ProviderKind } from "../../model/settings.ts";
-import { parseRule } from "../../runtime/approval/rules.ts";
-import { MEMORY_VALUE } from "../../service/spec.ts";
+import { PROVIDER_KINDS, type ProviderKind } from "../shared/provider-settings.ts";
+import { parseRule } from "../shared/approval-rules.ts";
+import { MEMORY_VALUE } from "../service/spec.ts";
 
 export { PROVIDER_KINDS, type ProviderKind };
 
