@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { userInfo } from "node:os";
-import { DEFAULT_TCP_PORT, defaultHome, homePaths, resolveHome, userHome, type HomePaths } from "../shared/home-paths.ts";
+import { DEFAULT_TCP_PORT, defaultHome, homePaths, resolveHome, userHome, type HomePaths } from "../base/home-paths.ts";
 import { detectManager, type NoManager, type ServiceManager } from "../service/managers.ts";
 import { DAEMON_LABEL, type ServiceSpec } from "../service/spec.ts";
 import { connectClient, daemonVersion } from "./connect.ts";

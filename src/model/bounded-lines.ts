@@ -5,7 +5,7 @@
 // (stream-limits.ts) ever sees a chunk. Any adapter whose SDK takes a fetch
 // can use it.
 import type { ErrorBodies, Fetch } from "./sdk-errors.ts";
-import { maxAnswerBytesOf, type ProviderSettings } from "../shared/provider-settings.ts";
+import { maxAnswerBytesOf, type ProviderSettings } from "../base/provider-settings.ts";
 import { answerTooLarge } from "./stream-limits.ts";
 
 const NEWLINE = 10;

@@ -8,7 +8,7 @@ import { eachLine, readFirstLine, readTailLines } from "./lines.ts";
 import { openRegularSync, readRegularFile } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
-import { syncDir, writeFileAtomic } from "../shared/atomic-file.ts";
+import { syncDir, writeFileAtomic } from "../base/atomic-file.ts";
 import { withFileLock } from "./file-lock.ts";
 import {
   compactMarkerToLine,
@@ -45,9 +45,12 @@ export interface LoadedSession {
 
 const NEWLINE = 0x0a;
 
+/** A replaced session file: a descriptor kept for appends has the old file open. */
+const KEPT = { afterRename: forget };
+
 /** Create (or truncate) the file holding only the meta line. */
 export function createSessionFile(path: string, meta: SessionMeta): Promise<void> {
-  return withFileLock(path, () => writeFileAtomic(path, Buffer.from(`${metaToLine(meta)}\n`)));
+  return withFileLock(path, () => writeFileAtomic(path, Buffer.from(`${metaToLine(meta)}\n`), KEPT));
 }
 
 /**
@@ -150,7 +153,7 @@ export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
     const data = await readRegularFile(path);
     const end = data.indexOf(NEWLINE);
     const rest = end === -1 ? Buffer.alloc(0) : data.subarray(end + 1);
-    await writeFileAtomic(path, Buffer.concat([Buffer.from(`${metaToLine(meta)}\n`), rest]));
+    await writeFileAtomic(path, Buffer.concat([Buffer.from(`${metaToLine(meta)}\n`), rest]), KEPT);
   });
 }
 

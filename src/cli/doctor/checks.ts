@@ -2,7 +2,7 @@
 // failed, what to do about it. Offline unless `online` is set.
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { HomePaths } from "../../shared/home-paths.ts";
+import type { HomePaths } from "../../base/home-paths.ts";
 import type { DaemonConfig } from "../../config/schema.ts";
 import { VERSION, versionLine } from "../../version.ts";
 import { connectClient } from "../connect.ts";

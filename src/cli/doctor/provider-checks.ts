@@ -3,7 +3,7 @@
 // value): a variable set in the user's shell is not in a service's environment.
 import type { Client } from "../../protocol/client.ts";
 import type { DaemonConfig } from "../../config/schema.ts";
-import type { HomePaths } from "../../shared/home-paths.ts";
+import type { HomePaths } from "../../base/home-paths.ts";
 import { noModelHint } from "../../config/no-model-hint.ts";
 import { providerKeyStatus, type KeyStatus } from "../../config/provider-keys.ts";
 import { DAEMON_LABEL } from "../../service/spec.ts";

@@ -7,7 +7,7 @@ import type { CheckResult } from "./checks.ts";
 type Env = Record<string, string | undefined>;
 
 export async function sandboxCheck(config: DaemonConfig | undefined, env: Env): Promise<CheckResult> {
-  const { BWRAP_INSTALL_HINT, describeAvailability, probeSandbox } = await import("../../daemon/sandbox-policy.ts");
+  const { BWRAP_INSTALL_HINT, describeAvailability, probeSandbox } = await import("../../base/sandbox-probe.ts");
   const mode = config?.system.tools.sandbox ?? "auto";
   if (mode === "off") return { outcome: "info", what: 'tool sandbox off ([system.tools] sandbox = "off"): tools run unsandboxed' };
   const found = probeSandbox(env);

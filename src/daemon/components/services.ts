@@ -8,7 +8,7 @@ import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import { detectManager } from "../../service/managers.ts";
 import type { ServiceSpec } from "../../service/spec.ts";
 import type { Env } from "../../config/expand.ts";
-import { userHome, type HomePaths } from "../../shared/home-paths.ts";
+import { userHome, type HomePaths } from "../../base/home-paths.ts";
 import { commandLaunch } from "../packages/commands.ts";
 import { listInstalled } from "../packages/installed.ts";
 import type { CommandConfig } from "../packages/manifest.ts";

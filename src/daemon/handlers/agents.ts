@@ -2,7 +2,7 @@
 // manifest is edited atomically, then the runtime is rebuilt.
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../shared/atomic-file.ts";
+import { writeFileAtomic } from "../../base/atomic-file.ts";
 import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { DEFAULT_AGENT, type AgentDefinition } from "../../runtime/agent-settings.ts";

@@ -6,7 +6,7 @@ import { ProviderKind as WireKind, ResourceKind } from "../../protocol/gen/crabt
 import type { Handlers } from "../../protocol/server.ts";
 import { contextLimit } from "../../model/context-limit.ts";
 import { PROVIDER_PRESETS } from "../../model/presets.ts";
-import type { ProviderKind } from "../../shared/provider-settings.ts";
+import type { ProviderKind } from "../../base/provider-settings.ts";
 import { ConfigError } from "../../config/error.ts";
 import { validateConfig } from "../../config/load.ts";
 import { redactProvider, restoreProviderSecrets } from "../../config/redact.ts";

@@ -72,7 +72,6 @@ export interface HomePaths {
   memoryIndex: string;
   memoryEntries: string;
   crons: string;
-  cronsTmp: string;
   runDir: string;
   socket: string;
   portFile: string;
@@ -117,7 +116,6 @@ export function homePaths(home: string): HomePaths {
     memoryIndex: at("memory", "MEMORY.md"),
     memoryEntries: at("memory", "entries"),
     crons: at("crons.toml"),
-    cronsTmp: at("crons.toml.tmp"),
     runDir: at("run"),
     socket: at("run", "crabtalk.sock"),
     portFile: at("run", "crabtalk.port"),
