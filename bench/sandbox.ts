@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { probeSandbox } from "../src/daemon/sandbox-policy.ts";
+import { probeSandbox } from "../src/base/sandbox-probe.ts";
 import { runBash } from "../src/runtime/tools/bash.ts";
 import type { SandboxDecision } from "../src/runtime/tool-policy.ts";
 import { percentile, round, sorted } from "./stats.ts";

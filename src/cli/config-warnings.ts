@@ -2,7 +2,7 @@
 // load or change the config say so where the user looks (issue 18), not only
 // in the daemon log.
 import type { Client } from "../protocol/client.ts";
-import { unknownKeys } from "../daemon/config/schema-keys.ts";
+import { unknownKeys } from "../config/schema-keys.ts";
 
 /** One stderr line per unknown key of a parsed config document. */
 export function warnUnknownKeys(doc: Record<string, unknown>): void {

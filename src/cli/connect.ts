@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { connect, type Endpoint } from "../transport/connect.ts";
 import { Client } from "../protocol/client.ts";
-import { homePaths, resolveHome } from "../daemon/paths.ts";
+import { homePaths, resolveHome } from "../base/home-paths.ts";
 import { locate, tcpEndpoint, unreachable, versionFrom, versionWarning, type ConnectOptions } from "./endpoint.ts";
 
 export { UnreachableError, type ConnectOptions } from "./endpoint.ts";

@@ -1,7 +1,7 @@
 // Conversation files named on the command line: a bare file name (as listed
 // by `crabtalk conversations`) means the one in <home>/sessions/.
 import type * as NodePath from "node:path";
-import { homePaths, resolveHome } from "../daemon/paths.ts";
+import { homePaths, resolveHome } from "../base/home-paths.ts";
 
 export function resolveConversationFile(file: string, env: Record<string, string | undefined> = process.env): string {
   // Required here, not imported: `crabtalk send` reaches this module but only `--resume` calls it (issue 11).

@@ -11,8 +11,8 @@ export function plainDaemonArgs(argv: string[]): { verbose: boolean } | undefine
 }
 
 export const runDaemonCommand = action(async (opts: { verbose?: boolean }) => {
-  const { runDaemon } = await import("../daemon/daemon.ts");
-  const { DaemonAlreadyRunningError } = await import("../daemon/endpoints.ts");
+  // The CLI's one import of the daemon (docs/architecture.md, "The one exception").
+  const { runDaemon, DaemonAlreadyRunningError } = await import("../daemon/daemon.ts");
   try {
     // Exit explicitly: a stray handle must not keep a stopped daemon alive.
     process.exit(await runDaemon({ logLevel: opts.verbose ? "debug" : "info" }));

@@ -5,12 +5,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { userInfo } from "node:os";
-import { DEFAULT_TCP_PORT, defaultHome, homePaths, resolveHome, userHome, type HomePaths } from "../daemon/paths.ts";
+import { DEFAULT_TCP_PORT, defaultHome, homePaths, resolveHome, userHome, type HomePaths } from "../base/home-paths.ts";
 import { detectManager, type NoManager, type ServiceManager } from "../service/managers.ts";
 import { DAEMON_LABEL, type ServiceSpec } from "../service/spec.ts";
 import { connectClient, daemonVersion } from "./connect.ts";
 import { warnUnknownKeys } from "./config-warnings.ts";
-import type { LoadedConfig } from "../daemon/config/load.ts";
+import type { LoadedConfig } from "../config/load.ts";
 import { VERSION } from "../version.ts";
 import { lastLines } from "./log-tail.ts";
 
@@ -104,7 +104,7 @@ export async function daemonServiceSpec(paths: HomePaths, env: Env): Promise<Ser
  */
 async function checkedConfig(paths: HomePaths, then = "crabtalk start"): Promise<LoadedConfig | undefined> {
   if (!existsSync(paths.config)) return undefined;
-  const { loadConfigFile } = await import("../daemon/config/load.ts");
+  const { loadConfigFile } = await import("../config/load.ts");
   try {
     return loadConfigFile(paths.config);
   } catch (err) {

@@ -2,7 +2,7 @@
 // home. No protocol code and no node:fs (the caller reads the files, sync or
 // not), so the fast CLI path (src/cli/fast) can share it.
 import { describeEndpoint, type Endpoint } from "../transport/connect.ts";
-import { homePaths, resolveHome, type HomePaths } from "../daemon/paths.ts";
+import { homePaths, resolveHome, type HomePaths } from "../base/home-paths.ts";
 import { VERSION } from "../version.ts";
 
 export interface ConnectOptions {

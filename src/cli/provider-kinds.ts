@@ -1,6 +1,6 @@
 // Provider kinds as the wire numbers them and as config.toml names them.
 import { ProviderKind as WireKind } from "../protocol/gen/crabtalk_pb.ts";
-import type { ProviderKind } from "../model/settings.ts";
+import type { ProviderKind } from "../base/provider-settings.ts";
 
 const KIND_NAMES: Record<number, ProviderKind> = {
   [WireKind.PROVIDER_KIND_UNKNOWN]: "openai",

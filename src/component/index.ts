@@ -2,11 +2,12 @@
 // on 127.0.0.1:0, announce the port in <home>/run/<name>.port so the daemon
 // connects without a reload, log to <home>/logs/<name>.log, and on SIGTERM
 // or SIGINT remove the port file and exit cleanly.
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { resolveHome } from "../daemon/paths.ts";
+import { writeFileAtomicSync } from "../base/atomic-file.ts";
+import { resolveHome } from "../base/home-paths.ts";
 
 export { McpServer };
 
@@ -56,9 +57,7 @@ export async function runComponent(options: ComponentOptions): Promise<RunningCo
   });
   const port = http.port!;
   const portFile = join(runDir, `${options.name}.port`);
-  const tmp = `${portFile}.${process.pid}.tmp`;
-  writeFileSync(tmp, String(port), { mode: 0o600 });
-  renameSync(tmp, portFile);
+  writeFileAtomicSync(portFile, String(port));
   log(`serving MCP on http://127.0.0.1:${port}/mcp`);
 
   let closed = false;

@@ -2,7 +2,7 @@
 // (expanded, detected when none is configured), agents, tools.
 import { detectProviders } from "../model/detect.ts";
 import { ModelRegistry } from "../model/registry.ts";
-import type { ProviderSettings } from "../model/settings.ts";
+import type { ProviderSettings } from "../base/provider-settings.ts";
 import type { AgentSettings } from "../runtime/agent-settings.ts";
 import { buildAgents } from "../runtime/agents.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -29,18 +29,18 @@ import { LOCAL_SOURCE, packageRepos, resolveAgents, resolveMcps } from "./packag
 import { sandboxedArgv } from "../runtime/tools/sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { skillDirs } from "./skill-dirs.ts";
-import { userHome } from "./paths.ts";
-import { resolveWorkingDir } from "./config/working-dir.ts";
-import type { LoadedConfig } from "./config/load.ts";
-import { expandConfig, type Env } from "./config/expand.ts";
-import type { AgentConfig, ProviderConfig } from "./config/schema.ts";
+import { userHome } from "../base/home-paths.ts";
+import { resolveWorkingDir } from "../config/working-dir.ts";
+import type { LoadedConfig } from "../config/load.ts";
+import { expandConfig, type Env } from "../config/expand.ts";
+import type { AgentConfig, ProviderConfig } from "../config/schema.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 import { manifestAgents, manifestMcps, readManifest } from "./manifest.ts";
 import { toolPolicy } from "./tool-policy.ts";
-import { unknownKeys } from "./config/schema-keys.ts";
+import { unknownKeys } from "../config/schema-keys.ts";
 import { releaseMemory } from "./release-memory.ts";
-import { noModelHint } from "./no-model-hint.ts";
+import { noModelHint } from "../config/no-model-hint.ts";
 
 export { noModelHint };
 

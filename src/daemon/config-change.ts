@@ -3,10 +3,10 @@
 // the previous file is put back (docs/config.md#reload, docs/config.md#the-config-as-json).
 import { readFileSync } from "node:fs";
 import { badRequest, internal } from "../protocol/errors.ts";
-import { ConfigError } from "./config/error.ts";
-import { parseConfigText } from "./config/load.ts";
-import { writeFileAtomic } from "./config/write.ts";
-import { checkAgentCwds } from "./config/working-dir.ts";
+import { ConfigError } from "../config/error.ts";
+import { parseConfigText } from "../config/load.ts";
+import { writeFileAtomicSync } from "../base/atomic-file.ts";
+import { checkAgentCwds } from "../config/working-dir.ts";
 import type { DaemonState } from "./state.ts";
 
 /** Validation failures are 400 with the config's message; everything else is 500. */
@@ -20,11 +20,11 @@ export async function changeConfig(state: DaemonState, edit: (text: string) => s
     if (err instanceof ConfigError) throw badRequest(err.message);
     throw err;
   }
-  writeFileAtomic(state.paths.config, next);
+  writeFileAtomicSync(state.paths.config, next);
   try {
     await state.reload();
   } catch (err) {
-    writeFileAtomic(state.paths.config, previous);
+    writeFileAtomicSync(state.paths.config, previous);
     throw internal(`config written but reload failed, previous config restored: ${(err as Error).message}`);
   }
   state.log.info("config changed", { by: what });

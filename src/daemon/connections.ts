@@ -6,7 +6,7 @@ import { errorReply, type Handlers } from "../protocol/server.ts";
 import { serveConnection } from "../protocol/serve.ts";
 import { FrameBudget } from "../transport/frame-budget.ts";
 import type { FramedConnection } from "../transport/connection.ts";
-import type { LimitsConfig } from "./config/schema.ts";
+import type { LimitsConfig } from "../config/schema.ts";
 import type { Logger } from "./log.ts";
 
 export interface ConnectionServerOptions {

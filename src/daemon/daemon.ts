@@ -1,10 +1,13 @@
 // The daemon process: scaffold the home, load config, bind endpoints, serve
 // connections, and shut down cleanly on SIGINT/SIGTERM (docs/home.md#shutdown).
 import { homePaths, resolveHome, scaffoldHome } from "./home.ts";
-import { removeStaleTempFiles } from "../session/atomic.ts";
+import { removeStaleTempFiles } from "../base/atomic-file.ts";
 import { daemonHandlers } from "./handlers/index.ts";
 import { createLogger, type LogLevel } from "./log.ts";
 import { bindEndpoints, refuseIfRunning } from "./endpoints.ts";
+
+/** What `crabtalk daemon` catches: the one module the CLI loads of the daemon is this one (docs/architecture.md). */
+export { DaemonAlreadyRunningError } from "./endpoints.ts";
 import { writeRunFile } from "./run-files.ts";
 import { VERSION } from "../version.ts";
 import { createState } from "./state.ts";

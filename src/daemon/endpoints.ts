@@ -5,7 +5,7 @@ import { connect } from "../transport/connect.ts";
 import { listenTcp, listenUnix, type ConnectionHandler, type Listener } from "../transport/listen.ts";
 import type { TcpPolicy } from "./tcp-peers.ts";
 
-import { DEFAULT_TCP_PORT } from "./paths.ts";
+import { DEFAULT_TCP_PORT } from "../base/home-paths.ts";
 
 export { DEFAULT_TCP_PORT };
 export const TCP_HOST = "127.0.0.1";

@@ -4,7 +4,7 @@
 // tightened here at start.
 import fs from "node:fs";
 import { join } from "node:path";
-import type { HomePaths } from "./paths.ts";
+import type { HomePaths } from "../base/home-paths.ts";
 
 /** Only the owner may read, write or list what the daemon creates. */
 export const DAEMON_UMASK = 0o077;

@@ -4,13 +4,13 @@
  */
 import fs from "node:fs";
 import { join } from "node:path";
-import { homePaths, type HomePaths } from "./paths.ts";
+import { homePaths, type HomePaths } from "../base/home-paths.ts";
 
-export { homePaths, resolveHome, type HomePaths } from "./paths.ts";
+export { homePaths, resolveHome, type HomePaths } from "../base/home-paths.ts";
 import { parse } from "smol-toml";
-import { CONFIG_TEMPLATE } from "./config/template.ts";
-import { appendTables, removeTables } from "./config/toml-edit.ts";
-import { writeFileAtomic } from "./config/write.ts";
+import { CONFIG_TEMPLATE } from "../config/template.ts";
+import { appendTables, removeTables } from "../config/toml-edit.ts";
+import { writeFileAtomicSync } from "../base/atomic-file.ts";
 import { tightenHome } from "./home-modes.ts";
 
 export type HomeLog = (message: string) => void;
@@ -60,8 +60,8 @@ function moveManifestTables(p: HomePaths, log: HomeLog): void {
   if (keys.length === 0) return;
   // Manifest first: a crash in between leaves the tables in both files, never in neither.
   fs.mkdirSync(p.localDir, { recursive: true });
-  writeFileAtomic(p.localManifest, appendTables(manifestText, moved));
-  writeFileAtomic(p.config, removeTables(configText, keys));
+  writeFileAtomicSync(p.localManifest, appendTables(manifestText, moved));
+  writeFileAtomicSync(p.config, removeTables(configText, keys));
   log(`home migration: moved [${keys.join("], [")}] from config.toml to ${p.localManifest}`);
 }
 
@@ -74,8 +74,8 @@ function moveDisabledTable(p: HomePaths, log: HomeLog): void {
   const configText = fs.readFileSync(p.config, "utf8");
   const config = parse(configText) as Table;
   if ("disabled" in config) return;
-  writeFileAtomic(p.config, appendTables(configText, { disabled: manifest.disabled }));
-  writeFileAtomic(p.localManifest, removeTables(manifestText, ["disabled"]));
+  writeFileAtomicSync(p.config, appendTables(configText, { disabled: manifest.disabled }));
+  writeFileAtomicSync(p.localManifest, removeTables(manifestText, ["disabled"]));
   log(`home migration: moved [disabled] from ${p.localManifest} to config.toml`);
 }
 
@@ -111,7 +111,7 @@ export function scaffoldHome(home: string, log: HomeLog): HomePaths {
   fs.chmodSync(p.runDir, 0o700); // mkdir's mode is masked by umask and ignored for existing dirs
 
   // 0600: this file is where API keys end up.
-  if (!fs.existsSync(p.config)) writeFileAtomic(p.config, CONFIG_TEMPLATE, { mode: 0o600 });
+  if (!fs.existsSync(p.config)) writeFileAtomicSync(p.config, CONFIG_TEMPLATE, { mode: 0o600 });
   tightenHome(p);
   return p;
 }

@@ -2,11 +2,11 @@
 // and edit its [agents.<name>] tables atomically for Create/Update/DeleteAgent.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ConfigError } from "./config/error.ts";
-import { parseTomlText } from "./config/load.ts";
-import { agentTableSchema, mcpTableSchema, type AgentConfig, type McpServerConfig } from "./config/schema.ts";
-import { setTable } from "./config/table-edit.ts";
-import { writeFileAtomic } from "./config/write.ts";
+import { ConfigError } from "../config/error.ts";
+import { parseTomlText } from "../config/load.ts";
+import { agentTableSchema, mcpTableSchema, type AgentConfig, type McpServerConfig } from "../config/schema.ts";
+import { setTable } from "../config/table-edit.ts";
+import { writeFileAtomicSync } from "../base/atomic-file.ts";
 
 export function readManifest(path: string): Record<string, unknown> {
   if (!existsSync(path)) return {};
@@ -27,7 +27,7 @@ export function manifestAgents(path: string): Record<string, AgentConfig> {
 export function writeManifestAgent(path: string, name: string, table: Record<string, unknown> | undefined): void {
   const text = existsSync(path) ? readFileSync(path, "utf8") : "";
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, setTable(text, ["agents", name], table));
+  writeFileAtomicSync(path, setTable(text, ["agents", name], table));
 }
 
 /** The local manifest's MCP servers ([mcps], docs/packages.md#manifests), validated, keyed by name. */
@@ -44,5 +44,5 @@ export function manifestMcps(path: string): Record<string, McpServerConfig> {
 export function writeManifestMcps(path: string, mcps: Record<string, Record<string, unknown>>): void {
   const text = existsSync(path) ? readFileSync(path, "utf8") : "";
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, setTable(text, ["mcps"], Object.keys(mcps).length > 0 ? mcps : undefined));
+  writeFileAtomicSync(path, setTable(text, ["mcps"], Object.keys(mcps).length > 0 ? mcps : undefined));
 }

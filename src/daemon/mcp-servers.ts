@@ -6,7 +6,7 @@
 // (components/discovery.ts), connected without a reload.
 import type { McpServerSpec } from "../runtime/mcp/types.ts";
 import type { Argv } from "../runtime/tools/sandbox.ts";
-import { expandMcpServer, type Env } from "./config/expand.ts";
+import { expandMcpServer, type Env } from "../config/expand.ts";
 import type { HomePaths } from "./home.ts";
 import { manifestMcps } from "./manifest.ts";
 import { listInstalled } from "./packages/installed.ts";

@@ -3,7 +3,7 @@
 // tools in the OS user's home.
 import { homedir } from "node:os";
 import { defaultSkillDirs, type SkillDir } from "../runtime/skills/dirs.ts";
-import type { HomePaths } from "./paths.ts";
+import type { HomePaths } from "../base/home-paths.ts";
 import { listInstalled, type InstalledPackage } from "./packages/installed.ts";
 import { packageRepos } from "./packages/resolve.ts";
 

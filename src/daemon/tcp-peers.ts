@@ -3,7 +3,7 @@
 // TCP stays off unless `[system.tcp] enabled = true` says otherwise.
 import { canLookUpPeers, PeerUids } from "../transport/peer-uid.ts";
 import type { TcpAdmission } from "../transport/listen.ts";
-import type { TcpConfig } from "./config/schema.ts";
+import type { TcpConfig } from "../config/schema.ts";
 import type { Logger } from "./log.ts";
 
 export interface TcpPolicy {

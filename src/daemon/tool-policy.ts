@@ -3,9 +3,9 @@
 // (sandbox-policy.ts), with the one start-up warning when the sandbox is
 // wanted but missing.
 import type { ToolPolicy } from "../runtime/tool-policy.ts";
-import type { LoadedConfig } from "./config/load.ts";
-import type { Env } from "./config/expand.ts";
-import type { AgentConfig } from "./config/schema.ts";
+import type { LoadedConfig } from "../config/load.ts";
+import type { Env } from "../config/expand.ts";
+import type { AgentConfig } from "../config/schema.ts";
 import type { Logger } from "./log.ts";
 import { describeAvailability, probeSandbox, probeSandboxInBackground, sandboxPolicy, type SandboxAvailability } from "./sandbox-policy.ts";
 import { toolSecrets } from "./tool-secrets.ts";

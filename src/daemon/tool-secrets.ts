@@ -4,8 +4,8 @@
 // well-known credential variable, unless `[system.tools] env_passthrough`
 // names it; every configured secret value is listed for redaction.
 import { secretList } from "../runtime/redact-output.ts";
-import { expandVars, type Env } from "./config/expand.ts";
-import { PROVIDER_SECRET_KEYS } from "./config/redact.ts";
+import { expandVars, type Env } from "../config/expand.ts";
+import { PROVIDER_SECRET_KEYS } from "../config/redact.ts";
 
 const REFERENCE = /\$\{([^{}]+)\}/g;
 

@@ -4,12 +4,12 @@ import type { Adapter } from "./adapter.ts";
 import { SDK_TIMEOUT_MS } from "./adapter.ts";
 import { fromMessage, AnthropicStreamState } from "./anthropic-response.ts";
 import { toMessagesRequest } from "./anthropic-request.ts";
-import { anthropicBaseUrl } from "./base-url.ts";
+import { anthropicBaseUrl } from "../base/base-url.ts";
 import { ProviderError } from "./errors.ts";
 import { unfinishedStream } from "./stream-end.ts";
 import { boundedFetch } from "./bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
-import type { ProviderSettings } from "./settings.ts";
+import type { ProviderSettings } from "../base/provider-settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
 
 export function createAnthropicAdapter(p: ProviderSettings): Adapter {

@@ -6,7 +6,7 @@
 // can use it. It also hands the SDK the body one event at a time (see
 // eachEvent), which keeps the SDKs' decoding linear in the body's size.
 import type { ErrorBodies, Fetch } from "./sdk-errors.ts";
-import { maxAnswerBytesOf, type ProviderSettings } from "./settings.ts";
+import { maxAnswerBytesOf, type ProviderSettings } from "../base/provider-settings.ts";
 import { answerTooLarge } from "./stream-limits.ts";
 
 const NEWLINE = 10;

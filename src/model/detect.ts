@@ -1,7 +1,7 @@
 // Provider detection when config.toml names none: API keys in the
 // environment, else a local Ollama server.
 import type { Fetch } from "./sdk-errors.ts";
-import type { ProviderSettings } from "./settings.ts";
+import type { ProviderSettings } from "../base/provider-settings.ts";
 
 export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434";
 export const DEFAULT_OPENAI_MODEL = "gpt-4o";

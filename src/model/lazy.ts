@@ -2,7 +2,7 @@
 // the provider SDKs it actually calls, not of every SDK it could call.
 import type { Adapter } from "./adapter.ts";
 import { ProviderError, redactSecrets } from "./errors.ts";
-import type { ProviderSettings } from "./settings.ts";
+import type { ProviderSettings } from "../base/provider-settings.ts";
 import type { ModelRequest } from "./types.ts";
 
 export function lazyAdapter(p: ProviderSettings, baseUrl: string, load: () => Promise<Adapter>): Adapter {

@@ -3,14 +3,14 @@
 import OpenAI, { AzureOpenAI } from "openai";
 import type { Adapter } from "./adapter.ts";
 import { SDK_TIMEOUT_MS } from "./adapter.ts";
-import { openAIBaseUrl } from "./base-url.ts";
+import { openAIBaseUrl } from "../base/base-url.ts";
 import { ProviderError } from "./errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./openai-response.ts";
 import { chatRequestJson, toChatRequest } from "./openai-request.ts";
 import { unfinishedStream } from "./stream-end.ts";
 import { boundedFetch } from "./bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
-import type { ProviderSettings } from "./settings.ts";
+import type { ProviderSettings } from "../base/provider-settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
 
 const JSON_CONTENT = { "content-type": "application/json" };

@@ -1,5 +1,5 @@
 // Provider presets offered to clients setting up a provider (docs/providers.md#presets).
-import type { ProviderKind } from "./settings.ts";
+import type { ProviderKind } from "../base/provider-settings.ts";
 
 export interface ProviderPreset {
   name: string;

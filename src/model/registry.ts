@@ -2,12 +2,12 @@
 // providers, each resolving to a Model with retries and timeouts
 // (docs/providers.md#routing-and-base-urls, docs/providers.md#errors).
 import type { Adapter } from "./adapter.ts";
-import { anthropicBaseUrl, bedrockEndpoint, effectiveKind, geminiEndpoint, openAIBaseUrl } from "./base-url.ts";
+import { anthropicBaseUrl, bedrockEndpoint, effectiveKind, geminiEndpoint, openAIBaseUrl } from "../base/base-url.ts";
 import { contextLimit } from "./context-limit.ts";
 import { ModelNotFoundError, ProviderError, forProvider, redactSecrets } from "./errors.ts";
 import { lazyAdapter } from "./lazy.ts";
 import { withRetry } from "./retry.ts";
-import { type ProviderKind, type ProviderSettings, maxRetriesOf, streamLimitsOf, timeoutSecsOf } from "./settings.ts";
+import { type ProviderKind, type ProviderSettings, maxRetriesOf, streamLimitsOf, timeoutSecsOf } from "../base/provider-settings.ts";
 import { withStreamLimits } from "./stream-limits.ts";
 import type { Model, ModelRequest } from "./types.ts";
 

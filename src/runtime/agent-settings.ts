@@ -54,4 +54,4 @@ export interface AgentDefinition extends AgentSettings {
   toolWhitelist: string[];
 }
 
-export const DEFAULT_AGENT = "crab";
+export { DEFAULT_AGENT } from "../base/default-agent.ts";

@@ -1,7 +1,7 @@
 // The processes tools started, and for which agent (docs/security.md#scope-holds).
 // The daemon asks this when a connection comes in, to confine a
 // connection from a tool's process tree to that agent's members.
-import { randomBytes } from "../session/random-bytes.ts";
+import { randomBytes } from "../base/random-bytes.ts";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** The variable each tool process carries: a random token the daemon knows. */

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { writeFileAtomic } from "../daemon/config/write.ts";
+import { writeFileAtomicSync } from "../base/atomic-file.ts";
 import { mustRun, runManager } from "./command.ts";
 import type { ServiceSpec } from "./spec.ts";
 import { definedProgram, launchdPlist, schtasksCreateArgs, systemdUnit } from "./templates.ts";
@@ -46,7 +46,7 @@ function readIfExists(path: string): string | undefined {
 
 function writeDefinition(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, text, { mode: 0o644 });
+  writeFileAtomicSync(path, text, { mode: 0o644 });
 }
 
 export function systemdManager(label: string, env: Env): ServiceManager {

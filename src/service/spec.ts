@@ -21,5 +21,4 @@ export interface ServiceSpec {
 
 export const DAEMON_LABEL = "ai.crabtalk.crabtalk";
 
-/** systemd's memory limits: bytes with K/M/G/T, a percentage, or "infinity". */
-export const MEMORY_VALUE = /^(\d+(\.\d+)?[KMGT]?|\d+(\.\d+)?%|infinity)$/;
+export { MEMORY_VALUE } from "../base/memory-value.ts";

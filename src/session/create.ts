@@ -2,7 +2,7 @@
 // (docs/sessions.md#files-and-names): concurrent `new_chat`s must not share a seq.
 import { link, open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { syncDir, tempPathFor } from "./atomic.ts";
+import { syncDir, tempPathFor } from "../base/atomic-file.ts";
 import { withFileLock } from "./file-lock.ts";
 import { metaToLine, type SessionMeta } from "./jsonl.ts";
 import { nextSeq, sessionFileName } from "./names.ts";

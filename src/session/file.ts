@@ -8,7 +8,7 @@ import { eachLine, firstLineEnd, readFirstLine, readTailLines } from "./lines.ts
 import { openRegularStat, openRegularSync } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../model/types.ts";
-import { replaceFileAtomic, syncDir, writeFileAtomic } from "./atomic.ts";
+import { syncDir, writeFileAtomic } from "../base/atomic-file.ts";
 import { withFileLock } from "./file-lock.ts";
 import {
   compactMarkerToLine,
@@ -45,9 +45,12 @@ export interface LoadedSession {
 
 const NEWLINE = 0x0a;
 
+/** A replaced session file: a descriptor kept for appends has the old file open. */
+const KEPT = { afterRename: forget };
+
 /** Create (or truncate) the file holding only the meta line. */
 export function createSessionFile(path: string, meta: SessionMeta): Promise<void> {
-  return withFileLock(path, () => writeFileAtomic(path, Buffer.from(`${metaToLine(meta)}\n`)));
+  return withFileLock(path, () => writeFileAtomic(path, Buffer.from(`${metaToLine(meta)}\n`), KEPT));
 }
 
 /**
@@ -199,7 +202,7 @@ export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
       const rest = await firstLineEnd(source, stats.size);
       // The lines after the meta line are copied a chunk at a time: a file of
       // hundreds of MiB costs the daemon one chunk, not the file twice (issue 23).
-      await replaceFileAtomic(path, async (target) => {
+      await writeFileAtomic(path, async (target) => {
         await writeAll(target, Buffer.from(`${metaToLine(meta)}\n`));
         const chunk = Buffer.alloc(Math.min(COPY_CHUNK, Math.max(1, stats.size - rest)));
         for (let at = rest; ; ) {
@@ -208,7 +211,7 @@ export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
           await writeAll(target, chunk.subarray(0, bytesRead));
           at += bytesRead;
         }
-      });
+      }, KEPT);
     } finally {
       await source.close();
     }

@@ -1,7 +1,7 @@
 // The approve key of [system.crab] and [agents.<name>] (docs/approvals.md).
 import { expect, test } from "bun:test";
-import { ConfigError } from "../../src/daemon/config/error.ts";
-import { parseConfigText } from "../../src/daemon/config/load.ts";
+import { ConfigError } from "../../src/config/error.ts";
+import { parseConfigText } from "../../src/config/load.ts";
 
 test("approve rules load from [system.crab] and [agents.<name>]", () => {
   const { config } = parseConfigText('[system.crab]\napprove = ["bash", "bash:rm *"]\n[agents.helper]\napprove = ["*"]\n');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { expandConfig, expandMcpServer, expandVars, isSingleReference } from "../../src/daemon/config/expand.ts";
-import { parseConfigText } from "../../src/daemon/config/load.ts";
+import { expandConfig, expandMcpServer, expandVars, isSingleReference } from "../../src/config/expand.ts";
+import { parseConfigText } from "../../src/config/load.ts";
 
 describe("expandVars", () => {
   const env = { HOME: "/home/u", KEY: "sk-123", EMPTY: "" };

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { parse } from "smol-toml";
-import { parseConfigText } from "../../src/daemon/config/load.ts";
-import { CONFIG_TEMPLATE } from "../../src/daemon/config/template.ts";
+import { parseConfigText } from "../../src/config/load.ts";
+import { CONFIG_TEMPLATE } from "../../src/config/template.ts";
 import { homePaths, resolveHome, scaffoldHome } from "../../src/daemon/home.ts";
 import { tempDir } from "./tmp.ts";
 

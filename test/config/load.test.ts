@@ -1,15 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import { ConfigError } from "../../src/daemon/config/error.ts";
+import { ConfigError } from "../../src/config/error.ts";
 import {
   loadConfigFile,
   parseConfigText,
   requireActiveModel,
   validateConfig,
-} from "../../src/daemon/config/load.ts";
-import { PROVIDER_KINDS } from "../../src/daemon/config/schema.ts";
-import { CONFIG_TEMPLATE } from "../../src/daemon/config/template.ts";
+} from "../../src/config/load.ts";
+import { PROVIDER_KINDS } from "../../src/config/schema.ts";
+import { CONFIG_TEMPLATE } from "../../src/config/template.ts";
 import { tempDir } from "./tmp.ts";
 
 function errorOf(text: string): ConfigError {

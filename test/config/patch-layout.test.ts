@@ -4,8 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { parse } from "smol-toml";
-import { patchToml } from "../../src/daemon/config/patch.ts";
-import { inlineValue, tomlKey } from "../../src/daemon/config/toml-spans.ts";
+import { patchToml } from "../../src/config/patch.ts";
+import { inlineValue, tomlKey } from "../../src/config/toml-spans.ts";
 
 type Table = Record<string, unknown>;
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { parse, stringify } from "smol-toml";
-import { patchToml } from "../../src/daemon/config/patch.ts";
+import { patchToml } from "../../src/config/patch.ts";
 
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
 const key = fc.constantFrom("a", "b", "model", "my key", "x.y");

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError } from "../../src/daemon/config/error.ts";
-import { parseConfigText, validateConfig } from "../../src/daemon/config/load.ts";
+import { ConfigError } from "../../src/config/error.ts";
+import { parseConfigText, validateConfig } from "../../src/config/load.ts";
 import {
   REDACTED,
   redactConfigJson,
@@ -10,7 +10,7 @@ import {
   redactSecrets,
   restoreMcpSecrets,
   restoreRedacted,
-} from "../../src/daemon/config/redact.ts";
+} from "../../src/config/redact.ts";
 
 const TEXT = `
 [provider.openai]

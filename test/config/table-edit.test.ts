@@ -1,8 +1,8 @@
 // Targeted edits of config.toml keep everything else, comments included.
 import { expect, test } from "bun:test";
 import { parse } from "smol-toml";
-import { headerPath, setKey, setTable } from "../../src/daemon/config/table-edit.ts";
-import { CONFIG_TEMPLATE } from "../../src/daemon/config/template.ts";
+import { headerPath, setKey, setTable } from "../../src/config/table-edit.ts";
+import { CONFIG_TEMPLATE } from "../../src/config/template.ts";
 
 type Doc = Record<string, Record<string, Record<string, unknown>>>;
 

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import { parseConfigText } from "../../src/daemon/config/load.ts";
-import { REDACTED, redactConfigJson, restoreRedacted } from "../../src/daemon/config/redact.ts";
-import { configJsonToToml, writeFileAtomic } from "../../src/daemon/config/write.ts";
+import { parseConfigText } from "../../src/config/load.ts";
+import { REDACTED, redactConfigJson, restoreRedacted } from "../../src/config/redact.ts";
+import { configJsonToToml } from "../../src/config/write.ts";
+import { writeFileAtomicSync as writeFileAtomic } from "../../src/base/atomic-file.ts";
 import { tempDir } from "./tmp.ts";
 
-const WRITE_MODULE = path.resolve(import.meta.dir, "../../src/daemon/config/write.ts");
+const WRITE_MODULE = path.resolve(import.meta.dir, "../../src/base/atomic-file.ts");
 
 describe("writeFileAtomic", () => {
   const spies: { mockRestore(): void }[] = [];
@@ -68,7 +69,7 @@ describe("writeFileAtomic", () => {
     // The child dies by SIGKILL right after writing the temp file, before the rename.
     const script = `
       import fs from "node:fs";
-      const { writeFileAtomic } = await import(${JSON.stringify(WRITE_MODULE)});
+      const { writeFileAtomicSync: writeFileAtomic } = await import(${JSON.stringify(WRITE_MODULE)});
       fs.fsyncSync = () => process.kill(process.pid, "SIGKILL");
       writeFileAtomic(${JSON.stringify(file)}, "new = true\\n".repeat(100000));
     `;
@@ -79,7 +80,7 @@ describe("writeFileAtomic", () => {
     // The crash left its temp file behind, fully written but never renamed.
     const leftovers = fs.readdirSync(dir).filter((n) => n !== "config.toml");
     expect(leftovers).toHaveLength(1);
-    expect(leftovers[0]).toStartWith("config.toml.tmp-");
+    expect(leftovers[0]).toStartWith(".config.toml.tmp-");
     expect(parseConfigText(fs.readFileSync(file, "utf8")).raw).toEqual({ old: true });
   });
 });

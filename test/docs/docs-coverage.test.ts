@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../support/daemon.ts";
-import { schemaTables } from "../../src/daemon/config/schema-keys.ts";
+import { schemaTables } from "../../src/config/schema-keys.ts";
 
 const read = (path: string) => readFileSync(join(REPO, path), "utf8");
 

@@ -1,6 +1,6 @@
 // Shared helpers of the model tests.
 import { ModelRegistry } from "../../src/model/registry.ts";
-import type { ProviderSettings } from "../../src/model/settings.ts";
+import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { Model, ModelResponse, StreamChunk } from "../../src/model/types.ts";
 
 export const KEY = "sk-test-SECRET-0123456789";

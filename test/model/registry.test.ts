@@ -1,11 +1,11 @@
 // Routing by model name, error text, context limits and presets (docs/providers.md#routing-and-base-urls, docs/providers.md#presets).
 import { describe, expect, test } from "bun:test";
-import { anthropicBaseUrl, effectiveKind, normalizeOpenAIBaseUrl, openAIBaseUrl } from "../../src/model/base-url.ts";
+import { anthropicBaseUrl, effectiveKind, normalizeOpenAIBaseUrl, openAIBaseUrl } from "../../src/base/base-url.ts";
 import { contextLimit } from "../../src/model/context-limit.ts";
 import { ModelNotFoundError } from "../../src/model/errors.ts";
 import { PROVIDER_PRESETS } from "../../src/model/presets.ts";
 import { ModelRegistry } from "../../src/model/registry.ts";
-import type { ProviderSettings } from "../../src/model/settings.ts";
+import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 
 const providers: ProviderSettings[] = [
   { name: "oa", kind: "openai", apiKey: "k", models: ["gpt-4o", "gpt-4o-mini"] },

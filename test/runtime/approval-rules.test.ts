@@ -1,7 +1,7 @@
 // The approve rule language (docs/approvals.md): `tool` or `tool:glob`,
 // matched against bash's command or another tool's arguments as compact JSON.
 import { expect, test } from "bun:test";
-import { globMatches, mainArgument, matchingRules, parseRule } from "../../src/runtime/approval/rules.ts";
+import { globMatches, mainArgument, matchingRules, parseRule } from "../../src/base/approval-rules.ts";
 import { visible } from "../../src/runtime/approval/gate.ts";
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import fs from "node:fs";
 import path from "node:path";
 import type { AssistantMessage, UserMessage } from "../../src/model/types.ts";
-import { removeStaleTempFiles, tempPathFor } from "../../src/session/atomic.ts";
+import { removeStaleTempFiles, tempPathFor } from "../../src/base/atomic-file.ts";
 import {
   appendCompactMarker,
   appendMessages,

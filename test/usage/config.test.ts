@@ -1,8 +1,8 @@
 // Config keys of usage accounting: prices per provider, [system.budget] and
 // the per-run budgets, validated like every other key.
 import { expect, test } from "bun:test";
-import { ConfigError } from "../../src/daemon/config/error.ts";
-import { parseConfigText } from "../../src/daemon/config/load.ts";
+import { ConfigError } from "../../src/config/error.ts";
+import { parseConfigText } from "../../src/config/load.ts";
 
 const provider = (prices: string) => `[provider.p]\napi_key = "k"\nmodels = ["m"]\nprices = ${prices}\n`;
 

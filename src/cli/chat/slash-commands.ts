@@ -8,7 +8,7 @@ import { withClient, type ConnectOptions } from "../connect.ts";
 import { searchHitsText, sessionsTable } from "../listings.ts";
 import { resolveConversationFile } from "../conversation-file.ts";
 import { formatTable, oneLine } from "../table.ts";
-import { closest } from "../../daemon/config/schema-keys.ts";
+import { closest } from "../../config/schema-keys.ts";
 import { resumeConversation, type ChatState } from "./state.ts";
 
 export const CHAT_HELP = `commands:

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseKeyValue } from "../../daemon/config/schema-keys.ts";
+import { parseKeyValue } from "../../config/schema-keys.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { action } from "./run.ts";
 import { warnUnknownKeysOf } from "../config-warnings.ts";

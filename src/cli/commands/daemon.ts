@@ -1,6 +1,6 @@
 // daemon (foreground), start, stop and restart.
 import type { Command } from "commander";
-import { DEFAULT_AGENT } from "../../runtime/agent-settings.ts";
+import { DEFAULT_AGENT } from "../../base/default-agent.ts";
 import { withClient } from "../connect.ts";
 import { checkConfigBeforeReplacing, startDaemon, stopDaemon } from "../daemon-control.ts";
 import { ensureProvider } from "../setup/no-provider.ts";

@@ -2,7 +2,7 @@
 // `crabtalk ps` and `crabtalk mcp list`: components and MCP servers.
 import type { Command } from "commander";
 import { McpStatus, type McpInfo } from "../../protocol/gen/crabtalk_pb.ts";
-import { portAnswers, readPortFiles } from "../../component/port-files.ts";
+import { portAnswers, readPortFiles } from "../../base/port-files.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { homeOf } from "../daemon-control.ts";
 import { formatTable } from "../table.ts";

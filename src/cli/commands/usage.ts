@@ -1,7 +1,7 @@
 // `crabtalk usage`: what the runs cost, from the daemon's usage ledger.
 import type { Command } from "commander";
 import type { UsageReport, UsageRow } from "../../protocol/gen/crabtalk_pb.ts";
-import { usd } from "../../runtime/usage/budget.ts";
+import { usd } from "../../base/usd.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";

@@ -2,14 +2,14 @@
 // failed, what to do about it. Offline unless `online` is set.
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { HomePaths } from "../../daemon/paths.ts";
-import type { DaemonConfig } from "../../daemon/config/schema.ts";
+import type { HomePaths } from "../../base/home-paths.ts";
+import type { DaemonConfig } from "../../config/schema.ts";
 import { VERSION, versionLine } from "../../version.ts";
 import { connectClient } from "../connect.ts";
 import { findManager, isCompiled, selfCommand } from "../daemon-control.ts";
 import { sandboxCheck } from "./sandbox-check.ts";
 import { daemonProviderChecks, localProviderChecks, modelCheck } from "./provider-checks.ts";
-import { unknownKeyList } from "../../daemon/config/schema-keys.ts";
+import { unknownKeyList } from "../../config/schema-keys.ts";
 import type { Client } from "../../protocol/client.ts";
 
 export type Outcome = "ok" | "fail" | "info";
@@ -62,7 +62,7 @@ function modeCheck(path: string, label: string, strict: boolean): CheckResult {
 
 async function configCheck(paths: HomePaths): Promise<{ results: CheckResult[]; config?: DaemonConfig }> {
   if (!existsSync(paths.config)) return { results: [info(`no ${paths.config} yet (the daemon writes one at first start)`)] };
-  const { loadConfigFile } = await import("../../daemon/config/load.ts");
+  const { loadConfigFile } = await import("../../config/load.ts");
   try {
     const { config, raw } = loadConfigFile(paths.config);
     // Unknown keys load (they are ignored), but a typo'd key is a setting that silently does nothing.

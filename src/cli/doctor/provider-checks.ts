@@ -2,10 +2,10 @@
 // (ListProviders reports whether each resolves and from where, never the
 // value): a variable set in the user's shell is not in a service's environment.
 import type { Client } from "../../protocol/client.ts";
-import type { DaemonConfig } from "../../daemon/config/schema.ts";
-import type { HomePaths } from "../../daemon/paths.ts";
-import { noModelHint } from "../../daemon/no-model-hint.ts";
-import { providerKeyStatus, type KeyStatus } from "../../daemon/provider-keys.ts";
+import type { DaemonConfig } from "../../config/schema.ts";
+import type { HomePaths } from "../../base/home-paths.ts";
+import { noModelHint } from "../../config/no-model-hint.ts";
+import { providerKeyStatus, type KeyStatus } from "../../config/provider-keys.ts";
 import { DAEMON_LABEL } from "../../service/spec.ts";
 import type { CheckResult } from "./checks.ts";
 

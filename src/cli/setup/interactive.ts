@@ -6,7 +6,7 @@
 import * as p from "@clack/prompts";
 import type { Client } from "../../protocol/client.ts";
 import type { ProviderPresetInfo } from "../../protocol/gen/crabtalk_pb.ts";
-import type { ProviderKind } from "../../model/settings.ts";
+import type { ProviderKind } from "../../base/provider-settings.ts";
 import { testMessage, writeProvider, type SetupChoice } from "./apply.ts";
 import { KEYLESS_KINDS, KEY_VARS } from "./key-vars.ts";
 import { listProviderModels } from "./provider-models.ts";

@@ -1,6 +1,6 @@
 // Environment variables that hold provider keys: what setup suggests to
 // reference, and what the no-provider message reports as found.
-import type { ProviderKind } from "../../model/settings.ts";
+import type { ProviderKind } from "../../base/provider-settings.ts";
 
 /** The usual variable of each kind's key, first choice first. */
 export const KEY_VARS: Partial<Record<ProviderKind, readonly string[]>> = {

@@ -2,9 +2,9 @@
 // provider configured, none detected): at a terminal, offer `crabtalk setup`;
 // in a pipe, one line naming `crabtalk setup` and the key variables found.
 import type { Client } from "../../protocol/client.ts";
-import { DEFAULT_AGENT } from "../../runtime/agent-settings.ts";
+import { DEFAULT_AGENT } from "../../base/default-agent.ts";
 import { keyVarsIn } from "./key-vars.ts";
-import { homePaths, resolveHome } from "../../daemon/paths.ts";
+import { homePaths, resolveHome } from "../../base/home-paths.ts";
 
 type Env = Record<string, string | undefined>;
 

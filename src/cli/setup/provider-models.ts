@@ -2,8 +2,8 @@
 // list-models call, so that setup can offer a choice. Any failure (no
 // network, a refused key, a kind without such a call) gives an empty list:
 // setup then asks for the model name instead.
-import { anthropicBaseUrl, geminiEndpoint, openAIBaseUrl } from "../../model/base-url.ts";
-import type { ProviderKind } from "../../model/settings.ts";
+import { anthropicBaseUrl, geminiEndpoint, openAIBaseUrl } from "../../base/base-url.ts";
+import type { ProviderKind } from "../../base/provider-settings.ts";
 
 export interface ProviderAccess {
   kind: ProviderKind;

@@ -4,7 +4,7 @@
 // port stops answering, and forgotten when its file goes.
 import { watch, type FSWatcher } from "node:fs";
 import { McpToolUnavailableError, type McpConnectOptions, type McpPool } from "../../runtime/mcp/types.ts";
-import { portAnswers, readPortFiles } from "../../component/port-files.ts";
+import { portAnswers, readPortFiles } from "../../base/port-files.ts";
 
 export const PROBE_INTERVAL_MS = 1000;
 /** A component on this machine answers its handshake at once, or is not a component. */

@@ -2,7 +2,7 @@
 // service manager), so that the next daemon starts them again.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { parse, stringify } from "smol-toml";
-import { writeFileAtomic } from "../config/write.ts";
+import { writeFileAtomicSync } from "../../base/atomic-file.ts";
 
 export class SupervisedList {
   constructor(private readonly path: string) {}
@@ -29,6 +29,6 @@ export class SupervisedList {
 
   private write(names: string[]): void {
     if (names.length === 0) return void rmSync(this.path, { force: true });
-    writeFileAtomic(this.path, `# Services the daemon runs itself; started again when it starts.\n${stringify({ supervised: names })}\n`);
+    writeFileAtomicSync(this.path, `# Services the daemon runs itself; started again when it starts.\n${stringify({ supervised: names })}\n`);
   }
 }

@@ -1,6 +1,7 @@
 // crons.toml (docs/cron.md#cronstoml): memory is authoritative; the file is rewritten
-// in full after every change, through crons.toml.tmp and a rename.
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+// in full after every change, atomically (docs/home.md#writing-files-safely).
+import { existsSync, readFileSync } from "node:fs";
+import { writeFileAtomicSync } from "../../base/atomic-file.ts";
 import { parse, stringify } from "smol-toml";
 import { validateSchedule } from "./schedule.ts";
 
@@ -70,7 +71,5 @@ export function saveCrons(path: string, entries: readonly CronEntry[]): void {
     file: e.file,
     ...(e.cwd !== undefined ? { cwd: e.cwd } : {}),
   }));
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, cron.length > 0 ? stringify({ cron }) + "\n" : "");
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, cron.length > 0 ? stringify({ cron }) + "\n" : "");
 }

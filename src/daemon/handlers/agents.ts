@@ -2,20 +2,20 @@
 // manifest is edited atomically, then the runtime is rebuilt.
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../session/atomic.ts";
+import { writeFileAtomic } from "../../base/atomic-file.ts";
 import { badRequest, internal, notFound } from "../../protocol/errors.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { DEFAULT_AGENT, type AgentDefinition } from "../../runtime/agent-settings.ts";
 import { compactionThreshold } from "../../runtime/compaction.ts";
 import { modelNameFor } from "../../runtime/runtime.ts";
-import { agentConfigSchema, type AgentConfig } from "../config/schema.ts";
+import { agentConfigSchema, type AgentConfig } from "../../config/schema.ts";
 import { writeManifestAgent, readManifest } from "../manifest.ts";
 import { changeConfig } from "../config-change.ts";
-import { setTable } from "../config/table-edit.ts";
+import { setTable } from "../../config/table-edit.ts";
 import type { DaemonState } from "../state.ts";
-import { unservedModel } from "../config/references.ts";
-import type { Env } from "../config/expand.ts";
-import { resolveWorkingDir } from "../config/working-dir.ts";
+import { unservedModel } from "../../config/references.ts";
+import type { Env } from "../../config/expand.ts";
+import { resolveWorkingDir } from "../../config/working-dir.ts";
 
 const AGENT_NAME = /^[A-Za-z0-9-]{1,64}$/;
 /** Names of agents that came from prompt files may hold more (`_`, `.`) but never a path. */

@@ -6,10 +6,10 @@ import { isValidTime } from "../cron/quiet.ts";
 import { ScheduleError, validateSchedule } from "../cron/schedule.ts";
 import type { CronEntry } from "../cron/store.ts";
 import { listSkillInfos } from "../../runtime/skills/discover.ts";
-import { didYouMean } from "../config/schema-keys.ts";
+import { didYouMean } from "../../config/schema-keys.ts";
 import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
-import { resolveWorkingDir } from "../config/working-dir.ts";
+import { resolveWorkingDir } from "../../config/working-dir.ts";
 
 const info = (e: CronEntry) => ({
   id: e.id,

@@ -1,12 +1,12 @@
 // Daemon lifecycle operations: Ping, GetStats, GetConfig, SetConfig, Reload (docs/protocol.md#the-daemon).
 import type { Handlers } from "../../protocol/server.ts";
 import { badRequest, internal } from "../../protocol/errors.ts";
-import { ConfigError } from "../config/error.ts";
-import { validateConfig } from "../config/load.ts";
-import { redactConfigJson, restoreRedacted } from "../config/redact.ts";
-import { configJsonTable, withoutFilledDefaults } from "../config/write.ts";
-import { patchToml } from "../config/patch.ts";
-import { unservedModel, type ModelRefs } from "../config/references.ts";
+import { ConfigError } from "../../config/error.ts";
+import { validateConfig } from "../../config/load.ts";
+import { redactConfigJson, restoreRedacted } from "../../config/redact.ts";
+import { configJsonTable, withoutFilledDefaults } from "../../config/write.ts";
+import { patchToml } from "../../config/patch.ts";
+import { unservedModel, type ModelRefs } from "../../config/references.ts";
 import { changeConfig, parseJsonObject } from "../config-change.ts";
 import type { DaemonState } from "../state.ts";
 import { VERSION } from "../../version.ts";

@@ -2,8 +2,8 @@
 import { badRequest } from "../../protocol/errors.ts";
 import { McpStatus, SourceKind } from "../../protocol/gen/crabtalk_pb.ts";
 import type { Handlers } from "../../protocol/server.ts";
-import { ConfigError } from "../config/error.ts";
-import { redactEnv, restoreMcpSecrets } from "../config/redact.ts";
+import { ConfigError } from "../../config/error.ts";
+import { redactEnv, restoreMcpSecrets } from "../../config/redact.ts";
 import { manifestMcps, readManifest, writeManifestMcps } from "../manifest.ts";
 import type { DaemonState } from "../state.ts";
 import { listInstalled } from "../packages/installed.ts";

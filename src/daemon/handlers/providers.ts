@@ -6,18 +6,18 @@ import { ProviderKind as WireKind, ResourceKind } from "../../protocol/gen/crabt
 import type { Handlers } from "../../protocol/server.ts";
 import { contextLimit } from "../../model/context-limit.ts";
 import { PROVIDER_PRESETS } from "../../model/presets.ts";
-import type { ProviderKind } from "../../model/settings.ts";
-import { ConfigError } from "../config/error.ts";
-import { validateConfig } from "../config/load.ts";
-import { redactProvider, restoreProviderSecrets } from "../config/redact.ts";
-import { setKey, setTable } from "../config/table-edit.ts";
+import type { ProviderKind } from "../../base/provider-settings.ts";
+import { ConfigError } from "../../config/error.ts";
+import { validateConfig } from "../../config/load.ts";
+import { redactProvider, restoreProviderSecrets } from "../../config/redact.ts";
+import { setKey, setTable } from "../../config/table-edit.ts";
 import { changeConfig, parseJsonObject } from "../config-change.ts";
-import { didYouMean } from "../config/schema-keys.ts";
+import { didYouMean } from "../../config/schema-keys.ts";
 import { configuredMcpNames } from "../mcp-servers.ts";
 import { listSkillInfos } from "../../runtime/skills/discover.ts";
 import { skillDirs } from "../skill-dirs.ts";
 import type { DaemonState } from "../state.ts";
-import { providerKeyStatus } from "../provider-keys.ts";
+import { providerKeyStatus } from "../../config/provider-keys.ts";
 
 type Table = Record<string, unknown>;
 

@@ -1,13 +1,11 @@
 // git, run through Bun.spawn: clone shallowly, fetch and hard-reset.
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { withoutCredentials } from "../../base/url-credentials.ts";
 
 export class GitError extends Error {}
 
-/** A URL with its credentials (`https://user:token@host`) shown as `<redacted>`: for messages and logs. */
-export function withoutCredentials(text: string): string {
-  return text.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]+@/g, "$1<redacted>@");
-}
+export { withoutCredentials };
 
 /** Runs git; a non-zero exit throws with what git said. Never prompts for credentials. */
 export async function git(args: string[], cwd?: string): Promise<string> {

@@ -2,7 +2,7 @@
 // manifests, cloned shallowly into <home>/hub and re-synced on every use.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Env } from "../config/expand.ts";
+import type { Env } from "../../config/expand.ts";
 import { syncClone } from "./git.ts";
 import { readPackageManifest, type PackageManifest } from "./manifest.ts";
 import { parsePackageId, type PackageId } from "./id.ts";

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { notFound } from "../../protocol/errors.ts";
-import { writeFileAtomic } from "../config/write.ts";
+import { writeFileAtomicSync } from "../../base/atomic-file.ts";
 import { discoverSkills } from "../../runtime/skills/discover.ts";
 import { manifestAgents, manifestMcps } from "../manifest.ts";
 import { skillDirs } from "../skill-dirs.ts";
@@ -21,7 +21,7 @@ import { needsRepository, readPackageManifest, type PackageManifest } from "./ma
 import { resolveAgents, resolveMcps } from "./resolve.ts";
 import { runSetupPrompt, runSetupScript } from "./setup.ts";
 import { scriptEnv } from "./script-env.ts";
-import { userHome } from "../paths.ts";
+import { userHome } from "../../base/home-paths.ts";
 
 export type { Progress } from "./commands.ts";
 
@@ -67,10 +67,10 @@ export async function* installPackage(state: DaemonState, req: InstallRequest): 
     }
     const previous = existsSync(target) ? readFileSync(target, "utf8") : undefined;
     mkdirSync(dirname(target), { recursive: true });
-    writeFileAtomic(target, readFileSync(manifestFile, "utf8"));
+    writeFileAtomicSync(target, readFileSync(manifestFile, "utf8"));
     undo.push(async () => {
       if (previous === undefined) removeManifest(target);
-      else writeFileAtomic(target, previous);
+      else writeFileAtomicSync(target, previous);
       await state.reload();
     });
     yield* reloadStep(state);

@@ -2,7 +2,7 @@
 // manifest's text ends up in replies (ListPackages, SearchHub, ListAgents…),
 // and one 60 MB description made every listing too large to send. A manifest
 // over a limit is refused at install and skipped (with a note) when read.
-import { ConfigError } from "../config/error.ts";
+import { ConfigError } from "../../config/error.ts";
 
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
 /** Any `description`. */

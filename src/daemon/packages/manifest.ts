@@ -2,9 +2,9 @@
 // metadata and setup, [mcps.*], [agents.*], [commands.*].
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError } from "../config/error.ts";
-import { parseTomlText } from "../config/load.ts";
-import { agentConfigSchema, mcpTableSchema } from "../config/schema.ts";
+import { ConfigError } from "../../config/error.ts";
+import { parseTomlText } from "../../config/load.ts";
+import { agentConfigSchema, mcpTableSchema } from "../../config/schema.ts";
 import { checkManifestSizes, MAX_MANIFEST_BYTES } from "./manifest-limits.ts";
 
 const text = z.string({ error: "must be a string" });

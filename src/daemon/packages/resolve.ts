@@ -3,7 +3,7 @@
 // name; on a name clash the first wins and the loser is skipped with a warning.
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentConfig, McpServerConfig } from "../config/schema.ts";
+import type { AgentConfig, McpServerConfig } from "../../config/schema.ts";
 import type { InstalledPackage } from "./installed.ts";
 import { unusableName } from "../../runtime/package-names.ts";
 

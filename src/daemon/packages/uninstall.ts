@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { notFound } from "../../protocol/errors.ts";
-import { writeFileAtomic } from "../config/write.ts";
+import { writeFileAtomicSync } from "../../base/atomic-file.ts";
 import type { DaemonState } from "../state.ts";
 import { npmCommandDir, type Progress } from "./commands.ts";
 import { installedManifestPath, repoSlug, type PackageId } from "./id.ts";
@@ -37,7 +37,7 @@ export async function* uninstallPackage(state: DaemonState, pkg: PackageId, stop
     yield { kind: "step", text: "reloading daemon…" };
     await state.reload();
   } catch (err) {
-    if (text !== undefined) writeFileAtomic(target, text);
+    if (text !== undefined) writeFileAtomicSync(target, text);
     throw err;
   }
   yield { kind: "step", text: `removed packages/${pkg.id}.toml` };

@@ -3,13 +3,13 @@
 // session is asked through the ask_user round trip; only their "yes" or
 // "always" lets it run. Nothing the model writes can answer: the question
 // text carries a random id that only the stream's client is shown.
-import { randomBytes } from "../../session/random-bytes.ts";
+import { randomBytes } from "../../base/random-bytes.ts";
 import type { ToolOutcome } from "../../agent/events.ts";
 import type { ToolCall } from "../../model/types.ts";
 import { APPROVAL_HEADER, APPROVE_ALWAYS, APPROVE_ONCE, REFUSE } from "../../protocol/approval.ts";
 import type { AskRegistry } from "../asks.ts";
 import type { AskQuestion } from "../tools/ask-user.ts";
-import { mainArgument, matchingRules } from "./rules.ts";
+import { mainArgument, matchingRules } from "../../base/approval-rules.ts";
 
 /** The streamed session that answers approval questions, for its own run and the tasks it delegates. */
 export interface ApprovalChannel {

@@ -1,9 +1,8 @@
 // Small file helpers for the memory folder: text reads that treat a missing
-// file as absent, and atomic text writes (tmp file + rename, docs/home.md#writing-files-safely).
-import { writeFileAtomic } from "../../session/atomic.ts";
+// file as absent, and text writes through the one atomic writer (src/base/atomic-file.ts,
+// docs/home.md#writing-files-safely).
+import { writeFileAtomic } from "../../base/atomic-file.ts";
 import { readRegularText } from "../../session/regular-file.ts";
-
-const encoder = new TextEncoder();
 
 export async function readTextIfExists(path: string): Promise<string | undefined> {
   try {
@@ -15,8 +14,9 @@ export async function readTextIfExists(path: string): Promise<string | undefined
   }
 }
 
+/** writeFileAtomic for text (the name the memory code and `crabtalk memory` use). */
 export function writeTextAtomic(path: string, text: string): Promise<void> {
-  return writeFileAtomic(path, encoder.encode(text));
+  return writeFileAtomic(path, text);
 }
 
 export function errorText(err: unknown): string {

@@ -4,7 +4,7 @@
 // the in-memory copy, so a failed write changes nothing.
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { removeStaleTempFiles } from "../../session/atomic.ts";
+import { removeStaleTempFiles } from "../../base/atomic-file.ts";
 import { indexDoc, rankBm25, type IndexedDoc } from "./bm25.ts";
 import { entrySlug, formatEntry, parseEntry, type MemoryEntry } from "./entry.ts";
 import { entryNameProblem } from "./entry-name.ts";

@@ -10,7 +10,7 @@ import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
 import { readFirstLine, readTailLines } from "../../session/lines.ts";
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../../model/types.ts";
-import { writeFileAtomic } from "../../session/atomic.ts";
+import { writeFileAtomic } from "../../base/atomic-file.ts";
 import { dateLabel } from "../../session/conversations.ts";
 import { parseEntryLine, parseMetaLine, type SessionMeta } from "../../session/jsonl.ts";
 import { parseSessionFileName, SESSION_EXT } from "../../session/names.ts";

@@ -5,6 +5,7 @@
 // worst case against them.
 import type { AgentDefinition } from "../agent-settings.ts";
 import { Holdings, type Budget } from "./reservations.ts";
+import { usd } from "../../base/usd.ts";
 
 /** What a run has spent so far, its delegated tasks included, and what its requests in flight hold. */
 export class RunSpend {
@@ -67,7 +68,4 @@ export function dailyBudget(limitUsd: number, spentToday: () => number, held: Ho
   return { label: `[system.budget] daily_usd (${usd(limitUsd)})`, unit: "usd", limit: limitUsd, spent: spentToday, spentWords: "spent today", held };
 }
 
-/** `$0.0042`: four decimals below a dollar, two above. */
-export function usd(amount: number): string {
-  return `$${amount < 1 ? amount.toFixed(4) : amount.toFixed(2)}`;
-}
+export { usd };

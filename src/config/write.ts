@@ -1,70 +1,9 @@
 /**
- * Writing config files: atomically (docs/home.md#writing-files-safely: a crash at any instant leaves
- * every file loadable) and from the docs/config.md#the-config-as-json JSON shape (SetConfig).
+ * Config text from the docs/config.md#the-config-as-json JSON shape (SetConfig). The file itself is
+ * written with writeFileAtomicSync (src/base/atomic-file.ts, docs/home.md#writing-files-safely).
  */
-import fs from "node:fs";
-import { randomBytes } from "../../session/random-bytes.ts";
-import { basename, dirname, join } from "node:path";
 import { stringify } from "smol-toml";
 import { sameValue } from "./same-value.ts";
-
-export interface WriteOptions {
-  /**
-   * Mode of a newly created file (default 0600). An existing file keeps its
-   * own mode, less any group/other bit this one lacks: a rewrite never
-   * leaves a file more open than asked.
-   */
-  mode?: number;
-}
-
-/**
- * Write `text` to a temp file beside `path`, fsync it, then rename it over
- * `path`: readers see the old file or the new one, never a partial one.
- */
-export function writeFileAtomic(path: string, text: string, options: WriteOptions = {}): void {
-  const dir = dirname(path);
-  const tmp = join(dir, `${basename(path)}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
-  const requested = options.mode ?? 0o600;
-  let mode = requested;
-  try {
-    mode = fs.statSync(path).mode & (0o700 | requested);
-  } catch {
-    // no existing file: use the requested mode
-  }
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(tmp, "wx", mode);
-    fs.writeFileSync(fd, text);
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = undefined;
-    fs.renameSync(tmp, path);
-  } catch (err) {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        // already failing; the original error is the useful one
-      }
-    }
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  syncDir(dir);
-}
-
-/** Persist the rename itself; not every platform lets a directory be fsynced. */
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, "r");
-    fs.fsyncSync(fd);
-  } catch {
-    // best effort
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
 
 type Table = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 // What the model layer needs to know of one provider (docs/config.md#providername). The
 // daemon maps its `[provider.<name>]` config onto this; the model layer never
-// reads config itself.
+// reads config itself. In src/base/ because the config schema (the kinds) and
+// `crabtalk setup` use it too (docs/architecture.md).
 
 export const PROVIDER_KINDS = [
   "openai",

@@ -1,8 +1,8 @@
 // Whether a provider's credentials resolve in the daemon, and from where —
 // never the value. `crabtalk doctor` asks the daemon through ListProviders
 // (docs/protocol.md): a key set only in the user's shell is not the daemon's.
-import { envTableValues, expandVars, providerEnv, type Env } from "./config/expand.ts";
-import type { ProviderConfig } from "./config/schema.ts";
+import { envTableValues, expandVars, providerEnv, type Env } from "./expand.ts";
+import type { ProviderConfig } from "./schema.ts";
 
 export type KeyField = "api_key" | "access_key" | "secret_key";
 

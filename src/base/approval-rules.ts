@@ -4,7 +4,12 @@
 // bash, the arguments as compact JSON for any other tool. Both parts are
 // globs over the whole string: `*` any run of characters (spaces, slashes
 // and newlines included), `?` one character, everything else literal.
-import type { ToolCall } from "../../model/types.ts";
+
+/** What a rule is matched against: a tool call's name and its arguments as JSON text. */
+export interface RuleCall {
+  name: string;
+  arguments: string;
+}
 
 export interface ParsedRule {
   tool: string;
@@ -24,7 +29,7 @@ export function parseRule(rule: string): ParsedRule | string {
 }
 
 /** What a pattern is matched against: bash's command, else the arguments re-serialised compactly. */
-export function mainArgument(call: Pick<ToolCall, "name" | "arguments">): string {
+export function mainArgument(call: RuleCall): string {
   let parsed: unknown;
   try {
     parsed = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
@@ -38,7 +43,7 @@ export function mainArgument(call: Pick<ToolCall, "name" | "arguments">): string
 }
 
 /** The rules (of those given) that a call matches. Malformed rules match nothing (config validation rejects them). */
-export function matchingRules(rules: readonly string[], call: Pick<ToolCall, "name" | "arguments">): string[] {
+export function matchingRules(rules: readonly string[], call: RuleCall): string[] {
   let argument: string | undefined;
   return rules.filter((rule) => {
     const parsed = parseRule(rule);

@@ -1,6 +1,6 @@
 // Effective provider kind and base-URL normalisation (docs/providers.md#routing-and-base-urls), so a
 // base_url works given bare or as a full endpoint URL.
-import type { ProviderKind, ProviderSettings } from "./settings.ts";
+import type { ProviderKind, ProviderSettings } from "./provider-settings.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export const OLLAMA_DEFAULT_BASE_URL = "http://localhost:11434/v1";

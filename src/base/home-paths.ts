@@ -1,5 +1,6 @@
 // Where everything of a daemon home lives (docs/home.md#layout). Pure path logic,
-// shared by the daemon and by CLI clients that need the socket or port file.
+// shared by the daemon, by CLI clients that need the socket or port file, and by
+// components announcing their port.
 // node:path and node:os are required when first needed, and not at all by a
 // client command on a plain POSIX home (loading node:path costs a short command
 // about 0.5 ms and 3 MiB, issue 11); the results are the same either way.
@@ -72,7 +73,6 @@ export interface HomePaths {
   memoryIndex: string;
   memoryEntries: string;
   crons: string;
-  cronsTmp: string;
   runDir: string;
   socket: string;
   portFile: string;
@@ -117,7 +117,6 @@ export function homePaths(home: string): HomePaths {
     memoryIndex: at("memory", "MEMORY.md"),
     memoryEntries: at("memory", "entries"),
     crons: at("crons.toml"),
-    cronsTmp: at("crons.toml.tmp"),
     runDir: at("run"),
     socket: at("run", "crabtalk.sock"),
     portFile: at("run", "crabtalk.port"),

@@ -1,5 +1,6 @@
 // The component port-file contract (docs/mcp.md#components): run/<name>.port holding a decimal
-// port, written by a running component and removed when it stops.
+// port, written by a running component and removed when it stops; read by the
+// daemon (discovery) and by `crabtalk services`.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 

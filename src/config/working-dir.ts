@@ -3,7 +3,7 @@
 // typo is a config error at start or reload instead of failing every tool call.
 import { statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { userHome } from "../paths.ts";
+import { userHome } from "../base/home-paths.ts";
 import { ConfigError } from "./error.ts";
 import type { Env } from "./expand.ts";
 import type { DaemonConfig } from "./schema.ts";

@@ -4,9 +4,9 @@
  * Messages are phrased to follow a `path: ` prefix (see load.ts).
  */
 import { z } from "zod";
-import { PROVIDER_KINDS, type ProviderKind } from "../../model/settings.ts";
-import { parseRule } from "../../runtime/approval/rules.ts";
-import { MEMORY_VALUE } from "../../service/spec.ts";
+import { PROVIDER_KINDS, type ProviderKind } from "../base/provider-settings.ts";
+import { parseRule } from "../base/approval-rules.ts";
+import { MEMORY_VALUE } from "../base/memory-value.ts";
 
 export { PROVIDER_KINDS, type ProviderKind };
 

@@ -1,4 +1,5 @@
-// The "no model" message, shared by runs (build-runtime.ts) and `crabtalk doctor`.
+// The "no model" message, shared by runs (src/daemon/build-runtime.ts)
+// and `crabtalk doctor`, which both read the config.
 
 /**
  * Why a run has no model, and the commands that fix it: named for the state

@@ -6,7 +6,7 @@
 import { ConfigError } from "./error.ts";
 import { isSingleReference } from "./expand.ts";
 import { agentConfigSchema, memorySchema, tasksSchema } from "./schema.ts";
-import { withoutCredentials } from "../packages/git.ts";
+import { withoutCredentials } from "../base/url-credentials.ts";
 
 export const REDACTED = "<redacted>";
 
