@@ -1,6 +1,7 @@
 // Usage accounting end to end: a real daemon on a fake OpenAI server that
 // reports usage, the ledger it writes, GetUsage / `crabtalk usage`, cost on
 // the wire and in `send --json`, and the per-run budgets.
+import { until } from "../support/until.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -151,8 +152,14 @@ test("max_usd_per_run stops a tool loop before the request that would pass it; t
   const cost = end?.case === "end" ? (end.value.costUsd ?? 0) : 0;
   expect(cost).toBeLessThanOrEqual(0.01);
   expect(cost).toBeGreaterThan(0.0099);
-  const [conversation] = await client.listConversations("looper", "budget-test");
-  const loaded = await loadSessionFile(conversation.filePath);
+  // A background title may rename the file between the listing and the read: list again then.
+  const loaded = await until(
+    async () => {
+      const [conversation] = await client.listConversations("looper", "budget-test");
+      return loadSessionFile(conversation.filePath).catch((err: { reason?: string }) => (err.reason === "missing" ? undefined : Promise.reject(err)));
+    },
+    { what: "the run's session file to be read under its current name" },
+  );
   expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
 });
 
