@@ -2,6 +2,7 @@
 // agent with approve rules asks before bash runs, over the ask_user round
 // trip; "no" refuses, "always" is kept for the session, and nobody but the
 // stream's client can answer.
+import { until } from "../support/until.ts";
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -186,7 +187,15 @@ test("nobody else can answer: guesses without the question's id are 404 and chan
   const subscription = (async () => {
     for await (const e of subscriber.subscribeEvents()) seen.push(e);
   })().catch(() => {});
-  await Bun.sleep(50);
+  // Subscribed once a probe run's end shows up (the daemon does not confirm a subscription).
+  const probes = new Set<bigint>();
+  await until(
+    async () => {
+      probes.add((await t.client.send({ agent: "crab", content: "probe", sender: "probe", newChat: true })).session);
+      return seen.some((e) => probes.has(e.session) && e.kind === AgentEventKind.DONE);
+    },
+    { what: "the event subscription to see a probe run", timeoutMs: 20_000 },
+  );
   t.env.fake.script({ toolCalls: [bash("h1", "touch hijacked")] }, { text: "done" });
   const attacker = await t.env.daemon.client();
   let guesses = 0;
@@ -212,7 +221,7 @@ test("nobody else can answer: guesses without the question's id are 404 and chan
   const id = r.questions[0].question.match(/approval ([0-9a-f]{32})/)![1];
   // The id reaches neither the model, nor event subscribers, nor any file under the home.
   expect(JSON.stringify(t.env.fake.requests.map((q) => q.body))).not.toContain(id);
-  for (let i = 0; i < 100 && !seen.some((e) => e.session === r.session && e.kind === AgentEventKind.DONE); i++) await Bun.sleep(20);
+  await until(() => seen.some((e) => e.session === r.session && e.kind === AgentEventKind.DONE), { what: "the guarded run's events at the subscriber" });
   expect(JSON.stringify(seen, (_k, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(id);
   for (const f of readdirSync(join(t.env.daemon.home, "sessions"))) {
     expect(readFileSync(join(t.env.daemon.home, "sessions", f), "utf8")).not.toContain(id);
