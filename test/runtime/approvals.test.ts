@@ -3,6 +3,7 @@
 // trip; "no" refuses, "always" is kept for the session, and nobody but the
 // stream's client can answer.
 import { until } from "../support/until.ts";
+import { untilSubscribed } from "../support/subscription.ts";
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -187,15 +188,7 @@ test("nobody else can answer: guesses without the question's id are 404 and chan
   const subscription = (async () => {
     for await (const e of subscriber.subscribeEvents()) seen.push(e);
   })().catch(() => {});
-  // Subscribed once a probe run's end shows up (the daemon does not confirm a subscription).
-  const probes = new Set<bigint>();
-  await until(
-    async () => {
-      probes.add((await t.client.send({ agent: "crab", content: "probe", sender: "probe", newChat: true })).session);
-      return seen.some((e) => probes.has(e.session) && e.kind === AgentEventKind.DONE);
-    },
-    { what: "the event subscription to see a probe run", timeoutMs: 20_000 },
-  );
+  await untilSubscribed(t.client, seen);
   t.env.fake.script({ toolCalls: [bash("h1", "touch hijacked")] }, { text: "done" });
   const attacker = await t.env.daemon.client();
   let guesses = 0;

@@ -1,5 +1,7 @@
 // ask_user round trips, Kill cancelling a session's tools, and event
 // subscription across concurrent sessions (docs/protocol.md#runs, docs/protocol.md#stream-runs, docs/protocol.md#event-subscription).
+import { until } from "../support/until.ts";
+import { untilSubscribed } from "../support/subscription.ts";
 import { expect, test } from "bun:test";
 import { DaemonError } from "../../src/protocol/client.ts";
 import { AgentEventKind, type AgentEventMsg, type StreamEvent } from "../../src/protocol/gen/crabtalk_pb.ts";
@@ -105,7 +107,7 @@ test("a subscriber sees every event of two concurrent sessions, tagged with agen
     for await (const e of subscriber.subscribeEvents()) seen.push(e);
   })().catch(() => {});
   await t.client.createAgent("second", JSON.stringify({ description: "another agent" }));
-  await Bun.sleep(50); // the subscription is registered before the runs start
+  await untilSubscribed(t.client, seen);
   t.env.fake.script(
     // The tools sleep so that both sessions' first requests take the two tool turns.
     { toolCalls: [{ id: "e1", name: "bash", arguments: JSON.stringify({ command: "echo one; sleep 0.3" }) }], usage: { prompt: 1500, completion: 20, cacheHit: 1000 } },
@@ -119,7 +121,9 @@ test("a subscriber sees every event of two concurrent sessions, tagged with agen
   ];
   // Both streams are read to their end by a second pass below.
   const sessions = await Promise.all(runs);
-  for (let i = 0; i < 200 && seen.filter((e) => e.kind === AgentEventKind.DONE).length < 2; i++) await Bun.sleep(20);
+  await until(() => sessions.every((s) => seen.some((e) => e.session === s && e.kind === AgentEventKind.DONE)), {
+    what: "both runs' events at the subscriber",
+  });
   for (const [agent, session] of [["crab", sessions[0]], ["second", sessions[1]]] as const) {
     const mine = seen.filter((e) => e.session === session);
     expect(mine.every((e) => e.agent === agent)).toBe(true);
