@@ -24,8 +24,18 @@ const env = { CRABTALK_RELEASES_URL: server.url };
 const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { home, env: { ...env, ...extra }, command: [binary] });
 const pid = () => Number(readFileSync(join(home, "run/crabtalk.pid"), "utf8"));
 
-/** Release 9.9.9: says so to --version, and is the real crabtalk for everything else (so the restarted daemon runs). */
-const NEW_RELEASE = `#!/bin/sh\nif [ "$1" = --version ]; then echo "crabtalk 9.9.9 (fake, linux-${process.arch})"; else exec '${real}' "$@"; fi\n`;
+/**
+ * Release 9.9.9: says so to --version, and is the real crabtalk for everything
+ * else (so the restarted daemon runs). A CLI run through it has `real` as its
+ * own executable, so a later upgrade may put this script at `real` itself:
+ * the guard makes that exit instead of exec'ing itself for ever (a spinning
+ * orphan that ate a core for the rest of the test run).
+ */
+const NEW_RELEASE = `#!/bin/sh
+if [ "$1" = --version ]; then echo "crabtalk 9.9.9 (fake, linux-${process.arch})"; exit 0; fi
+if [ -n "$CRABTALK_FAKE_RELEASE" ]; then echo "fake release: ${real} is this script" >&2; exit 3; fi
+CRABTALK_FAKE_RELEASE=1 exec '${real}' "$@"
+`;
 
 beforeAll(async () => {
   mkdirSync(binDir, { recursive: true });
