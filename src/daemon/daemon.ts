@@ -45,6 +45,14 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: describeError(reason) }));
   process.on("uncaughtException", (err) => log.error("uncaught exception", { error: describeError(err) }));
 
+  // Listened for before the socket exists: a SIGTERM during start-up (a
+  // service manager, `crabtalk stop`) then shuts down cleanly once start-up
+  // is done, instead of killing the daemon with its run files left behind.
+  const stopSignal = new Promise<string>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+
   const state = await createState(paths, env, log);
   const handlers = daemonHandlers(state);
   const shutdown = new AbortController();
@@ -96,14 +104,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const watcher = watchLocalFiles(state, [paths.localSkills, paths.localAgents]);
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      log.info("shutting down", { signal });
-      resolve();
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-  });
+  log.info("shutting down", { signal: await stopSignal });
 
   endpoints.close();
   watcher.close();
