@@ -128,18 +128,21 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
     const stop = new AbortController();
     let session: bigint | undefined;
     let cancelling = false;
+    const cancel = (id: bigint) => {
+      void withClient(conn, (c) => c.cancel(id)).catch((err: unknown) =>
+        note(`could not cancel: ${err instanceof Error ? err.message : String(err)}`, notes.style.red),
+      );
+    };
     // Ctrl-C cancels the run in the daemon (the stream then ends as interrupted);
-    // again, or before the run has a session, it stops waiting and quits.
+    // before the run's first frame has named its session, it is cancelled as
+    // soon as it does. Again, it stops waiting and quits.
     input.onBusyInterrupt(() => {
-      if (session !== undefined && !cancelling) {
+      if (!cancelling) {
         cancelling = true;
-        const id = session;
-        void withClient(conn, (c) => c.cancel(id)).catch((err: unknown) =>
-          note(`could not cancel: ${err instanceof Error ? err.message : String(err)}`, notes.style.red),
-        );
+        if (session !== undefined) cancel(session);
         return;
       }
-      if (cancelling) quitting = true;
+      quitting = true;
       stop.abort();
     });
     const onAsk = async (ask: AskUserEvent, session: bigint) => {
@@ -169,6 +172,7 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
           if (event.event.case === "start") {
             session = event.event.value.session;
             enteredSession(state, session);
+            if (cancelling) cancel(session);
           }
           view.render(event);
         },
