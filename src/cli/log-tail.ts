@@ -79,6 +79,8 @@ export async function follow(
       current = undefined;
     }
     if (current !== ino) {
+      // Lines written to the old file between the read above and its rename are read before it is let go.
+      drain();
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
       open(0);
