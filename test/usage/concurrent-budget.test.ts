@@ -5,7 +5,7 @@
 // The fake bills every request to its limit (the prompt counted as the
 // daemon estimates it, the whole output limit): the worst case, never more.
 import { until } from "../support/until.ts";
-import { ledgerOf } from "../support/ledger.ts";
+import { ledgerOf, pricedFake } from "../support/ledger.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Client } from "../../src/protocol/client.ts";
 import { runCli } from "../support/cli.ts";
@@ -25,12 +25,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   daemon = await startDaemon({
     home,
-    config: `[provider.fake]
-api_key = "test-key"
-base_url = "${fake.url}"
-models = ["fake-model"]
-prices = { "fake-model" = { input = 0.1, output = 0.1 } }
-
+    config: `${pricedFake(fake.url, 0.1)}
 [system.crab]
 model = "fake-model"
 

@@ -1,7 +1,7 @@
 // [system.budget] daily_usd: a warning event at 80 %, a request's output limit
 // lowered to what is left, runs stopped before the request that would pass
 // it, and a restart that does not forget today's spend.
-import { ledgerOf } from "../support/ledger.ts";
+import { ledgerOf, pricedFake } from "../support/ledger.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Client } from "../../src/protocol/client.ts";
 import { AgentEventKind, type AgentEventMsg } from "../../src/protocol/gen/crabtalk_pb.ts";
@@ -14,12 +14,7 @@ let fake: FakeLLM;
 let daemon: TestDaemon;
 let client: Client;
 const home = tempHome();
-const config = (url: string) => `[provider.fake]
-api_key = "test-key"
-base_url = "${url}"
-models = ["fake-model"]
-prices = { "fake-model" = { input = 1, output = 1 } }
-
+const config = (url: string) => `${pricedFake(url, 1)}
 [system.crab]
 model = "fake-model"
 

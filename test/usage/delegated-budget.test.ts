@@ -3,7 +3,7 @@
 // each holds its worst case before it is sent, so tasks running at once
 // never together pass it. The fake bills every task's request to its limit.
 import { until } from "../support/until.ts";
-import { ledgerOf } from "../support/ledger.ts";
+import { ledgerOf, pricedFake } from "../support/ledger.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,12 +27,7 @@ beforeAll(async () => {
   writeFileSync(join(home, "local/agents/worker.md"), "You are worker.");
   daemon = await startDaemon({
     home,
-    config: `[provider.fake]
-api_key = "test-key"
-base_url = "${fake.url}"
-models = ["fake-model"]
-prices = { "fake-model" = { input = 0.1, output = 0.1 } }
-
+    config: `${pricedFake(fake.url, 0.1)}
 [system.crab]
 model = "fake-model"
 max_usd_per_run = ${BUDGET}
