@@ -49,6 +49,8 @@ export interface ToolMessage {
   toolCallId: string;
   /** Tool name. */
   name?: string;
+  /** The result is a failure (`is_error` in the session file); providers do not send it. */
+  isError?: boolean;
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
