@@ -52,6 +52,14 @@ export class Client {
   async reload(): Promise<void> {
     await this.call({ case: "reload", value: {} }, "pong");
   }
+  /**
+   * MCP servers for the runs of `sender` while this connection stays open
+   * (docs/protocol.md "MCP servers of a sender"): resolves to their statuses;
+   * the connection then serves nothing else.
+   */
+  async attachMcps(sender: string, servers: Init<"AttachedMcpServerSchema">[]): Promise<pb.McpInfo[]> {
+    return (await this.call({ case: "attachMcps", value: { sender, servers } }, "mcpList")).mcps;
+  }
   subscribeEvents(): AsyncGenerator<pb.AgentEventMsg> {
     return this.frames({ case: "subscribeEvents", value: {} }, "agentEvent", () => false);
   }
