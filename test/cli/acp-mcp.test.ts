@@ -3,7 +3,7 @@
 // session/new, called by the model through the `mcp` tool, and gone once the
 // ACP process ends.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { PROTOCOL_VERSION, RequestError, type McpServer, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { PROTOCOL_VERSION, type RequestError, type McpServer, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
