@@ -120,7 +120,7 @@ export class ToolCalls {
   finished(result: ToolResultEvent): SessionUpdate[] {
     const updates = this.flushEarly();
     const byId = result.callId ? this.open.findIndex((c) => c.callId === result.callId) : -1;
-    const [call] = this.open.splice(byId >= 0 ? byId : 0, 1);
+    const [call] = this.open.splice(Math.max(byId, 0), 1);
     if (!call) return updates;
     updates.push({
       sessionUpdate: "tool_call_update",
