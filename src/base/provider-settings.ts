@@ -1,19 +1,9 @@
 // What the model layer needs to know of one provider (docs/config.md#providername). The
 // daemon maps its `[provider.<name>]` config onto this; the model layer never
 // reads config itself. In src/base/ because the config schema (the kinds) and
-// `crabtalk setup` use it too (docs/architecture.md).
-
-export const PROVIDER_KINDS = [
-  "openai",
-  "anthropic",
-  "google",
-  "bedrock",
-  "ollama",
-  "azure",
-  "llama_cpp",
-] as const;
-
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+// `crabtalk setup` use it too (docs/architecture.md). What differs by kind is
+// in provider-kinds.ts.
+import type { ProviderKind } from "./provider-kinds.ts";
 
 export interface ProviderSettings {
   /** Config name of the provider (`[provider.<name>]`). */

@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { ConfigError } from "./error.ts";
 import { expandVars } from "./expand.ts";
 import { configSchema, type DaemonConfig } from "./schema.ts";
+import { PROVIDER_KIND_TABLE } from "../base/provider-kinds.ts";
 import { checkAgentCwds } from "./working-dir.ts";
 
 export interface LoadedConfig {
@@ -93,7 +94,7 @@ export function parseConfigText(text: string, source = "config.toml"): LoadedCon
 }
 
 /**
- * `llama_cpp` providers need an existing `model_path` (docs/config.md#providername). Checked apart
+ * Kinds that require `model_path` (`llama_cpp`) need an existing one (docs/config.md#providername). Checked apart
  * from parsing so that parsing stays free of file-system effects; the path is
  * expanded first because it may be written as `${MODELS}/x.gguf`.
  */
@@ -103,7 +104,7 @@ export function checkModelPaths(
   source = "config.toml",
 ): void {
   for (const [name, p] of Object.entries(config.provider)) {
-    if (p.kind !== "llama_cpp" || p.model_path === undefined) continue;
+    if (!PROVIDER_KIND_TABLE[p.kind].config.required?.includes("model_path") || p.model_path === undefined) continue;
     const path = expandVars(p.model_path, env);
     if (!existsSync(path)) {
       throw new ConfigError(`${source}: ${formatPath(["provider", name, "model_path"])}: no file at '${path}'`);

@@ -4,11 +4,9 @@
  * Messages are phrased to follow a `path: ` prefix (see load.ts).
  */
 import { z } from "zod";
-import { PROVIDER_KINDS, type ProviderKind } from "../base/provider-settings.ts";
+import { PROVIDER_KINDS, PROVIDER_KIND_TABLE, type ProviderKind } from "../base/provider-kinds.ts";
 import { parseRule } from "../base/approval-rules.ts";
 import { MEMORY_VALUE } from "../base/memory-value.ts";
-
-export { PROVIDER_KINDS, type ProviderKind };
 
 const text = z.string({ error: "must be a string" });
 const flag = z.boolean({ error: "must be true or false" });
@@ -33,31 +31,20 @@ const kind = z.enum(PROVIDER_KINDS, {
 /** The largest `max_answer_bytes`: a Send reply with such an answer still fits a 16 MiB frame. */
 export const MAX_ANSWER_BYTES_LIMIT = 12 * 1024 * 1024;
 
-/** Requirements of one provider table that depend on its kind (docs/config.md#providername). */
+/** Requirements of one provider table that depend on its kind (docs/config.md#providername), from its entry in src/base/provider-kinds.ts. */
 function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   const missing = (key: keyof ProviderConfig): void => {
     if (p[key] === undefined || p[key] === "") {
       ctx.addIssue({ code: "custom", path: [key], message: `required for kind '${p.kind}'` });
     }
   };
-  switch (p.kind) {
-    case "bedrock":
-      missing("region");
-      // Static keys come as a pair; without them the AWS SDK's default credential chain applies.
-      if (Boolean(p.access_key) !== Boolean(p.secret_key)) {
-        missing(p.access_key ? "secret_key" : "access_key");
-      }
-      return;
-    case "ollama":
-      return;
-    case "llama_cpp":
-      // Whether the file exists is checked in load.ts: parsing stays pure.
-      missing("model_path");
-      return;
-    default:
-      if (!p.api_key && !p.base_url) {
-        ctx.addIssue({ code: "custom", path: [], message: `kind '${p.kind}' needs api_key or base_url` });
-      }
+  const { required = [], pair, keyOrBaseUrl } = PROVIDER_KIND_TABLE[p.kind].config;
+  for (const key of required) missing(key);
+  // Static keys come as a pair (Bedrock's; without them the AWS SDK's default credential chain applies).
+  if (pair && Boolean(p[pair[0]]) !== Boolean(p[pair[1]])) missing(p[pair[0]] ? pair[1] : pair[0]);
+  // Whether a `model_path` file exists is checked in load.ts: parsing stays pure.
+  if (keyOrBaseUrl && !p.api_key && !p.base_url) {
+    ctx.addIssue({ code: "custom", path: [], message: `kind '${p.kind}' needs api_key or base_url` });
   }
 }
 

@@ -1,6 +1,7 @@
 // Errors of the model layer. Their messages are what a user reads at the end
 // of a failed run (docs/providers.md#errors), so they say what happened and where, and
 // never carry a secret.
+import { detectedKeyVars } from "../base/provider-kinds.ts";
 
 /** What went wrong, which decides whether a retry can help. */
 export type ProviderErrorKind =
@@ -47,7 +48,7 @@ export class ModelNotFoundError extends Error {
     super(
       known.length > 0
         ? `model '${model}' not found in registry (known models: ${known.join(", ")})`
-        : `model '${model}' not found in registry (no providers configured: set [provider.<name>] in config.toml, or export OPENAI_API_KEY / ANTHROPIC_API_KEY, or run Ollama)`,
+        : `model '${model}' not found in registry (no providers configured: set [provider.<name>] in config.toml, or export ${detectedKeyVars().join(" / ")}, or run Ollama)`,
     );
     this.name = "ModelNotFoundError";
     this.model = model;

@@ -3,7 +3,7 @@
 import OpenAI, { AzureOpenAI } from "openai";
 import type { Adapter } from "./adapter.ts";
 import { SDK_TIMEOUT_MS } from "./adapter.ts";
-import { openAIBaseUrl } from "../base/base-url.ts";
+import { PROVIDER_KIND_TABLE } from "../base/provider-kinds.ts";
 import { ProviderError } from "./errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./openai-response.ts";
 import { chatRequestJson, toChatRequest } from "./openai-request.ts";
@@ -55,7 +55,7 @@ function outputLimitField(p: ProviderSettings, baseUrl: string): "max_completion
 }
 
 export function createOpenAIAdapter(p: ProviderSettings): Adapter {
-  const baseUrl = openAIBaseUrl(p);
+  const baseUrl = PROVIDER_KIND_TABLE[p.kind].endpoint(p);
   const limitField = outputLimitField(p, baseUrl);
   const limit = (request: ModelRequest): Record<string, number> =>
     request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens };

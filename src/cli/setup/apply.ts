@@ -2,7 +2,7 @@
 // make its model the active one with SetActiveModel, and send a one-line
 // test message. The daemon validates and stores; nothing is written here.
 import type { Client } from "../../protocol/client.ts";
-import type { ProviderKind } from "../../base/provider-settings.ts";
+import type { ProviderKind } from "../../base/provider-kinds.ts";
 
 export interface SetupChoice {
   /** Provider config name. */
