@@ -29,7 +29,7 @@ export const PROVIDER_KINDS = ["openai", "anthropic", "google", "bedrock", "olla
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** The APIs crabtalk speaks: one adapter folder each, src/model/<api>/. */
-export type ProviderApi = "openai" | "anthropic" | "google" | "bedrock";
+export type ProviderApi = "openai" | "anthropic" | "gemini" | "bedrock";
 
 /** Credential keys of `[provider.<name>]`. */
 export type KeyField = "api_key" | "access_key" | "secret_key";
@@ -114,7 +114,7 @@ export const PROVIDER_KIND_TABLE: Readonly<Record<ProviderKind, ProviderKindSpec
     probeUrl: () => ANTHROPIC_DEFAULT_BASE_URL,
   },
   google: {
-    api: "google",
+    api: "gemini",
     endpoint: (p) => geminiEndpoint(p).baseUrl,
     config: { keyOrBaseUrl: true },
     credentials: { ...API_KEY, vars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] },

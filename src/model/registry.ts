@@ -40,10 +40,10 @@ interface Entry extends ModelEntry {
 
 /** The adapter of each API, loaded on first call (docs/providers.md#adding-a-provider-kind). */
 const ADAPTERS: Record<ProviderApi, (p: ProviderSettings) => Promise<Adapter>> = {
-  openai: async (p) => (await import("./openai.ts")).createOpenAIAdapter(p),
-  anthropic: async (p) => (await import("./anthropic.ts")).createAnthropicAdapter(p),
-  google: async (p) => (await import("./gemini.ts")).createGeminiAdapter(p),
-  bedrock: async (p) => (await import("./bedrock.ts")).createBedrockAdapter(p),
+  openai: async (p) => (await import("./openai/adapter.ts")).createOpenAIAdapter(p),
+  anthropic: async (p) => (await import("./anthropic/adapter.ts")).createAnthropicAdapter(p),
+  gemini: async (p) => (await import("./gemini/adapter.ts")).createGeminiAdapter(p),
+  bedrock: async (p) => (await import("./bedrock/adapter.ts")).createBedrockAdapter(p),
 };
 
 /** The API a provider speaks (its kind's, or Anthropic's for a base URL naming it), loaded lazily. */

@@ -4,7 +4,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import type { Message, ModelRequest, ToolSchema } from "./types.ts";
+import type { Message, ModelRequest, ToolSchema } from "../types.ts";
 
 export type ChatRequestBody = Omit<ChatCompletionCreateParamsBase, "stream" | "stream_options">;
 
