@@ -1,7 +1,6 @@
-// Effective provider kind and base-URL normalisation (docs/providers.md#routing-and-base-urls), so a
+// Base-URL normalisation (docs/providers.md#routing-and-base-urls), so a
 // base_url works given bare or as a full endpoint URL. Which kind uses which
 // of these is said by its entry in provider-kinds.ts.
-import type { ProviderKind } from "./provider-kinds.ts";
 import type { ProviderSettings } from "./provider-settings.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -9,12 +8,6 @@ export const OLLAMA_DEFAULT_BASE_URL = "http://localhost:11434/v1";
 /** llama.cpp's `llama-server` default listen address. */
 export const LLAMA_CPP_DEFAULT_BASE_URL = "http://localhost:8080/v1";
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
-
-/** `anthropic` if the kind says so or the base URL names anthropic; otherwise the kind. */
-export function effectiveKind(p: Pick<ProviderSettings, "kind" | "baseUrl">): ProviderKind {
-  if (p.kind === "anthropic" || (p.baseUrl ?? "").includes("anthropic")) return "anthropic";
-  return p.kind;
-}
 
 function stripTrailingSlashes(url: string): string {
   return url.replace(/\/+$/, "");

@@ -17,7 +17,6 @@ import {
   OPENAI_DEFAULT_BASE_URL,
   anthropicBaseUrl,
   bedrockEndpoint,
-  effectiveKind,
   geminiEndpoint,
   openAICompatibleUrl,
 } from "./base-url.ts";
@@ -43,6 +42,8 @@ export interface EndpointSettings {
 export interface ProviderKindSpec {
   /** The API it speaks: which adapter serves it. */
   api: ProviderApi;
+  /** A provider of any kind whose `base_url` contains this is spoken to as this kind (a gateway in front of it). */
+  claimsBaseUrlsWith?: string;
   /** Where requests go: `base_url` normalised, else the kind's default (docs/providers.md#routing-and-base-urls). */
   endpoint(p: EndpointSettings): string;
   /** What config validation requires of its table (docs/config.md#providername). */
@@ -105,6 +106,7 @@ export const PROVIDER_KIND_TABLE: Readonly<Record<ProviderKind, ProviderKindSpec
   },
   anthropic: {
     api: "anthropic",
+    claimsBaseUrlsWith: "anthropic",
     endpoint: anthropicBaseUrl,
     config: { keyOrBaseUrl: true },
     credentials: { ...API_KEY, vars: ["ANTHROPIC_API_KEY"] },
@@ -167,6 +169,17 @@ export const PROVIDER_KIND_TABLE: Readonly<Record<ProviderKind, ProviderKindSpec
 /** The entry of a kind given as text (from JSON or a test), or undefined for an unknown one. */
 export function providerKindSpec(kind: string): ProviderKindSpec | undefined {
   return Object.hasOwn(PROVIDER_KIND_TABLE, kind) ? PROVIDER_KIND_TABLE[kind as ProviderKind] : undefined;
+}
+
+/** The kind whose API a provider speaks: one whose base-URL mark its `base_url` contains, else its own (docs/providers.md#routing-and-base-urls). */
+export function effectiveKind(p: { kind: ProviderKind; baseUrl?: string }): ProviderKind {
+  if (PROVIDER_KIND_TABLE[p.kind].claimsBaseUrlsWith !== undefined) return p.kind;
+  const url = p.baseUrl ?? "";
+  const claimed = (k: ProviderKind): boolean => {
+    const mark = PROVIDER_KIND_TABLE[k].claimsBaseUrlsWith;
+    return mark !== undefined && url.includes(mark);
+  };
+  return PROVIDER_KINDS.find(claimed) ?? p.kind;
 }
 
 /** Where a provider's requests go, for the API it actually speaks (a `base_url` naming anthropic speaks Anthropic's). */

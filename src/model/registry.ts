@@ -2,8 +2,7 @@
 // providers, each resolving to a Model with retries and timeouts
 // (docs/providers.md#routing-and-base-urls, docs/providers.md#errors).
 import type { Adapter } from "./adapter.ts";
-import { effectiveKind } from "../base/base-url.ts";
-import { PROVIDER_KIND_TABLE, type ProviderApi, type ProviderKind } from "../base/provider-kinds.ts";
+import { PROVIDER_KIND_TABLE, effectiveKind, type ProviderApi, type ProviderKind } from "../base/provider-kinds.ts";
 import { contextLimit } from "./context-limit.ts";
 import { ModelNotFoundError, ProviderError, forProvider, redactSecrets } from "./errors.ts";
 import { lazyAdapter } from "./lazy.ts";

@@ -1,7 +1,7 @@
 // Routing by model name, error text, context limits and presets (docs/providers.md#routing-and-base-urls, docs/providers.md#presets).
 import { describe, expect, test } from "bun:test";
-import { anthropicBaseUrl, effectiveKind, normalizeOpenAIBaseUrl } from "../../src/base/base-url.ts";
-import { PROVIDER_PRESETS, endpointOf } from "../../src/base/provider-kinds.ts";
+import { anthropicBaseUrl, normalizeOpenAIBaseUrl } from "../../src/base/base-url.ts";
+import { PROVIDER_PRESETS, effectiveKind, endpointOf } from "../../src/base/provider-kinds.ts";
 import { contextLimit } from "../../src/model/context-limit.ts";
 import { ModelNotFoundError } from "../../src/model/errors.ts";
 import { ModelRegistry } from "../../src/model/registry.ts";
