@@ -58,7 +58,7 @@ export function anthropicBaseUrl(p: Pick<ProviderSettings, "baseUrl">): string {
 }
 
 export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
-export const GEMINI_DEFAULT_API_VERSION = "v1beta";
+const GEMINI_DEFAULT_API_VERSION = "v1beta";
 
 /**
  * Where the Gemini SDK sends requests: an origin (it appends

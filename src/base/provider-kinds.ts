@@ -34,12 +34,12 @@ export type ProviderApi = "openai" | "anthropic" | "gemini" | "bedrock";
 export type KeyField = "api_key" | "access_key" | "secret_key";
 
 /** What a kind's URL handling reads of a provider. */
-export interface EndpointSettings {
+interface EndpointSettings {
   baseUrl?: string;
   region?: string;
 }
 
-export interface ProviderKindSpec {
+interface ProviderKindSpec {
   /** The API it speaks: which adapter serves it. */
   api: ProviderApi;
   /** A provider of any kind whose `base_url` contains this is spoken to as this kind (a gateway in front of it). */
@@ -202,7 +202,7 @@ export function detectedKeyVars(): string[] {
   return PROVIDER_KINDS.filter((k) => PROVIDER_KIND_TABLE[k].detect).map((k) => PROVIDER_KIND_TABLE[k].credentials.vars[0] ?? "");
 }
 
-export interface ProviderPreset {
+interface ProviderPreset {
   name: string;
   kind: ProviderKind;
   /** Suggested, editable base URL ("" = none). */

@@ -33,8 +33,8 @@ export interface ProviderSettings {
   contextLimits?: Record<string, number>;
 }
 
-export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_TIMEOUT_SECS = 30;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_SECS = 30;
 
 export function maxRetriesOf(p: ProviderSettings): number {
   return p.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -44,8 +44,8 @@ export function timeoutSecsOf(p: ProviderSettings): number {
   return p.timeoutSecs ?? DEFAULT_TIMEOUT_SECS;
 }
 
-export const DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 120;
-export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+const DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 120;
+const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 export function maxAnswerBytesOf(p: ProviderSettings): number {
   return p.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;

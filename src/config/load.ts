@@ -19,7 +19,7 @@ export interface LoadedConfig {
   config: DaemonConfig;
 }
 
-export interface ValidateOptions {
+interface ValidateOptions {
   /** File name used in messages. */
   source?: string;
   /** SetConfig insists on an active model (docs/config.md#the-config-as-json); start and reload do not. */
@@ -98,7 +98,7 @@ export function parseConfigText(text: string, source = "config.toml"): LoadedCon
  * from parsing so that parsing stays free of file-system effects; the path is
  * expanded first because it may be written as `${MODELS}/x.gguf`.
  */
-export function checkModelPaths(
+function checkModelPaths(
   config: DaemonConfig,
   env: Record<string, string | undefined>,
   source = "config.toml",

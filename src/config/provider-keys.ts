@@ -5,7 +5,7 @@ import { envTableValues, expandVars, providerEnv, type Env } from "./expand.ts";
 import type { ProviderConfig } from "./schema.ts";
 import { PROVIDER_KIND_TABLE, type KeyField } from "../base/provider-kinds.ts";
 
-export type KeySource = "config" | "environment" | "env_table" | "";
+type KeySource = "config" | "environment" | "env_table" | "";
 
 export interface KeyStatus {
   field: KeyField;

@@ -6,16 +6,16 @@ import { PROVIDER_KINDS, PROVIDER_KIND_TABLE } from "../base/provider-kinds.ts";
 
 const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434";
 /** Ollama answers its tag list in a few ms when it runs; do not hold up start-up for long. */
-export const OLLAMA_PROBE_TIMEOUT_MS = 300;
+const OLLAMA_PROBE_TIMEOUT_MS = 300;
 
-export interface DetectOptions {
+interface DetectOptions {
   fetch?: Fetch;
   /** Ollama's origin (default http://127.0.0.1:11434); tests point it at a fake. */
   ollamaUrl?: string;
   timeoutMs?: number;
 }
 
-export interface DetectedProviders {
+interface DetectedProviders {
   providers: ProviderSettings[];
   /** The model to use when none is configured. */
   activeModel?: string;

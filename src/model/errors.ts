@@ -4,7 +4,7 @@
 import { detectedKeyVars } from "../base/provider-kinds.ts";
 
 /** What went wrong, which decides whether a retry can help. */
-export type ProviderErrorKind =
+type ProviderErrorKind =
   | "http" // the provider answered with an HTTP error status
   | "connection" // could not connect, or the connection broke
   | "timeout" // an attempt exceeded the provider's timeout
@@ -13,9 +13,9 @@ export type ProviderErrorKind =
   | "other";
 
 /** HTTP statuses worth retrying (docs/providers.md#errors), plus Anthropic's 529 "overloaded". */
-export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
 
-export interface ProviderErrorOptions {
+interface ProviderErrorOptions {
   kind: ProviderErrorKind;
   status?: number;
   /** Transient despite its kind (e.g. an "overloaded" error event in a stream). */
@@ -132,4 +132,4 @@ export function forProvider(err: unknown, provider: string, model: string): Prov
 }
 
 /** A ProviderError already phrased for the user (forProvider is not applied twice). */
-export class NamedProviderError extends ProviderError {}
+class NamedProviderError extends ProviderError {}

@@ -11,14 +11,14 @@ import { type ProviderSettings, maxRetriesOf, streamLimitsOf, timeoutSecsOf } fr
 import { withStreamLimits } from "./stream-limits.ts";
 import type { Model, ModelRequest } from "./types.ts";
 
-export interface RegistryOptions {
+interface RegistryOptions {
   /** Provider names left out (`[disabled] providers`). */
   disabled?: readonly string[];
   /** Backoff overrides (tests use a short base delay). */
   retry?: { baseDelayMs?: number; random?: () => number };
 }
 
-export interface ResolvedModel {
+interface ResolvedModel {
   /** Config name of the provider serving the model. */
   provider: string;
   /** The API family actually spoken (docs/providers.md#routing-and-base-urls effective kind). */

@@ -13,7 +13,7 @@ import { unknownKeyList } from "../../config/schema-keys.ts";
 import type { Client } from "../../protocol/client.ts";
 import { PROVIDER_KIND_TABLE, detectedKeyVars } from "../../base/provider-kinds.ts";
 
-export type Outcome = "ok" | "fail" | "info";
+type Outcome = "ok" | "fail" | "info";
 
 export interface CheckResult {
   outcome: Outcome;

@@ -5,7 +5,7 @@
 // model name instead.
 import { PROVIDER_KIND_TABLE, type ProviderKind } from "../../base/provider-kinds.ts";
 
-export interface ProviderAccess {
+interface ProviderAccess {
   kind: ProviderKind;
   baseUrl?: string;
   apiKey?: string;

@@ -4,7 +4,7 @@ import { defaultMaxTokens, thinkingBudgetWithin } from "../output-limit.ts";
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
 
-export type BedrockRequest = Omit<ConverseRequest, "messages"> & { messages: BedrockMessage[] };
+type BedrockRequest = Omit<ConverseRequest, "messages"> & { messages: BedrockMessage[] };
 
 export function toConverseRequest(request: ModelRequest): BedrockRequest {
   const system: string[] = request.system ? [request.system] : [];

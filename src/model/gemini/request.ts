@@ -4,7 +4,7 @@ import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
 
 
-export interface GeminiRequest {
+interface GeminiRequest {
   model: string;
   contents: Content[];
   config: GenerateContentConfig;

@@ -6,7 +6,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Message, ModelRequest, ToolSchema } from "../types.ts";
 
-export type ChatRequestBody = Omit<ChatCompletionCreateParamsBase, "stream" | "stream_options">;
+type ChatRequestBody = Omit<ChatCompletionCreateParamsBase, "stream" | "stream_options">;
 
 export function toChatRequest(request: ModelRequest): ChatRequestBody {
   const messages: ChatCompletionMessageParam[] = [];
