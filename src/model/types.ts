@@ -9,7 +9,7 @@ export interface ToolCall {
   arguments: string;
 }
 
-export interface SystemMessage {
+interface SystemMessage {
   role: "system";
   content: string;
 }
