@@ -8,7 +8,7 @@ type MemoryReport = Awaited<ReturnType<typeof runMemory>>;
 export function memoryTargets(m: MemoryReport) {
   const s = m.session;
   const capped = (a: MemoryReport["answer"], label: string) => ({
-    target: `20 MiB answer, ${label} ${a.cap_mib} MiB cap: peak above idle`,
+    target: `20 MiB answer, ${label}${a.cap_mib} MiB cap: peak above idle`,
     figure: `${a.peak_above_idle_mib} MiB (${a.peak_over_cap} × cap)${a.ended_with_cap_error ? "" : ", did NOT end with the cap error"}`,
     floor: `idle ${a.idle_rss_mib} MiB`,
     goal: `≤ 3 × cap (${3 * a.cap_mib} MiB)`,
@@ -20,6 +20,6 @@ export function memoryTargets(m: MemoryReport) {
     { target: `${s.file_mib} MB session resumed: peak above idle`, figure: `${s.peak_above_idle_mib} MiB`, floor: `idle ${s.idle_rss_mib} MiB`, goal: "≤ 256 MiB", met: s.peak_above_idle_mib <= 256 },
     { target: `${s.file_mib} MB session, after it unloads: above idle`, figure: `${s.after_unload_above_idle_mib} MiB`, floor: `idle ${s.idle_rss_mib} MiB`, goal: "≤ 32 MiB", met: s.after_unload_above_idle_mib <= 32 },
     capped(m.answer, ""),
-    capped(m.atDefault, "default"),
+    capped(m.atDefault, "default "),
   ];
 }
