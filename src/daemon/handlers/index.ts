@@ -13,6 +13,7 @@ import { packageHandlers } from "./packages.ts";
 import { serviceHandlers } from "./services.ts";
 import { usageHandlers } from "./usage.ts";
 import { attachMcpsHandlers } from "./attach-mcps.ts";
+import { remoteHandlers } from "../../remote/handlers.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
   return {
@@ -28,6 +29,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...packageHandlers(state),
     ...serviceHandlers(state.services),
     ...usageHandlers(state),
+    ...remoteHandlers(state.remote),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }
