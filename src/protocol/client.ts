@@ -204,6 +204,25 @@ export class Client {
     return (await this.call({ case: "listCrons", value: {} }, "cronList")).crons;
   }
 
+  // ── remote access (docs/protocol.md#remote-access) ──
+  /** A new token of `scope`; `expiresInSecs` 0 = never. Its secret is in the reply, this once. */
+  createToken(name: string, scope: string, expiresInSecs = 0n): Promise<pb.TokenCreated> {
+    return this.call({ case: "createToken", value: { name, scope, expiresInSecs } }, "tokenCreated");
+  }
+  async listTokens(): Promise<pb.TokenInfo[]> {
+    return (await this.call({ case: "listTokens", value: {} }, "tokenList")).tokens;
+  }
+  async revokeToken(name: string): Promise<void> {
+    await this.call({ case: "revokeToken", value: { name } }, "pong");
+  }
+  getRemoteStatus(): Promise<pb.RemoteStatus> {
+    return this.call({ case: "getRemoteStatus", value: {} }, "remoteStatus");
+  }
+  /** A one-time link for a new device (`scope` "" = operate); its code is in the URL's #fragment. */
+  createPairing(name: string, scope = ""): Promise<pb.PairingCreated> {
+    return this.call({ case: "createPairing", value: { name, scope } }, "pairingCreated");
+  }
+
   // ── plumbing ──
 
   /** Sends one request and returns its single reply; an ErrorMsg throws DaemonError. */
