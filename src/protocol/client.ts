@@ -204,10 +204,10 @@ export class Client {
     return (await this.call({ case: "listCrons", value: {} }, "cronList")).crons;
   }
 
-  // ── remote access (docs/protocol.md#remote-access) ──
-  /** A new token of `scope`; `expiresInSecs` 0 = never. Its secret is in the reply, this once. */
-  createToken(name: string, scope: string, expiresInSecs = 0n): Promise<pb.TokenCreated> {
-    return this.call({ case: "createToken", value: { name, scope, expiresInSecs } }, "tokenCreated");
+  // ── remote access (docs/protocol.md "Remote access") ──
+  /** A new token (`expiresInSecs` 0 = never); its secret is in the reply, this once. */
+  createToken(msg: Init<"CreateTokenMsgSchema">): Promise<pb.TokenCreated> {
+    return this.call({ case: "createToken", value: msg }, "tokenCreated");
   }
   async listTokens(): Promise<pb.TokenInfo[]> {
     return (await this.call({ case: "listTokens", value: {} }, "tokenList")).tokens;
@@ -219,8 +219,8 @@ export class Client {
     return this.call({ case: "getRemoteStatus", value: {} }, "remoteStatus");
   }
   /** A one-time link for a new device (`scope` "" = operate); its code is in the URL's #fragment. */
-  createPairing(name: string, scope = ""): Promise<pb.PairingCreated> {
-    return this.call({ case: "createPairing", value: { name, scope } }, "pairingCreated");
+  createPairing(msg: Init<"CreatePairingMsgSchema">): Promise<pb.PairingCreated> {
+    return this.call({ case: "createPairing", value: msg }, "pairingCreated");
   }
 
   // ── plumbing ──

@@ -92,7 +92,7 @@ its own (crabtalk tokens list shows it; crabtalk tokens revoke NAME withdraws it
     .action(
       action(async (opts: { scope: string; name?: string; qr?: boolean }) => {
         const name = opts.name ?? `device-${randomBytes(3).toString("hex")}`;
-        const pairing = await withClient(conn(), (c) => c.createPairing(name, opts.scope)).catch((err: unknown) => {
+        const pairing = await withClient(conn(), (c) => c.createPairing({ name, scope: opts.scope })).catch((err: unknown) => {
           if (err instanceof DaemonError && err.code === 503) throw new Error(`${err.message} (crabtalk remote enable turns it on)`);
           throw err;
         });

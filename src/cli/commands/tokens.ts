@@ -39,7 +39,7 @@ Examples:
     .action(
       action(async (name: string, opts: { scope: string; expires?: string; json?: boolean }) => {
         const expiresInSecs = opts.expires === undefined ? 0n : parseExpires(opts.expires);
-        const created = await withClient(conn(), (c) => c.createToken(name, opts.scope, expiresInSecs));
+        const created = await withClient(conn(), (c) => c.createToken({ name, scope: opts.scope, expiresInSecs }));
         if (opts.json) {
           const info = toPlain(created.info ?? {}) as Record<string, unknown>;
           delete info.last_used_ms;
