@@ -56,8 +56,8 @@ test("unsafe or malformed settings are refused with the reason, exit 1, and the 
   writeFileSync(join(home, "cert.pem"), "x");
   const cases: [string[], string][] = [
     [["--listen", "0.0.0.0:6690"], "0.0.0.0:6690 is not a loopback address, and a remote listener off loopback needs TLS: add --tls self-signed, or --tls-cert and --tls-key"],
-    [["--listen", "nonsense"], "--listen 'nonsense': not a host and port; use HOST:PORT"],
-    [["--listen", "127.0.0.1:70000"], "--listen '127.0.0.1:70000': port 70000 is outside 1–65535"],
+    [["--listen", "nonsense"], `--listen 'nonsense': must be "host:port"`],
+    [["--listen", "127.0.0.1:70000"], "--listen '127.0.0.1:70000': port must be at most 65535"],
     [["--tls", "maybe"], "--tls takes self-signed or off, not 'maybe'"],
     [["--tls-cert", join(home, "cert.pem")], "--tls-cert and --tls-key go together"],
     [["--tls-cert", join(home, "cert.pem"), "--tls-key", join(home, "missing.pem")], `--tls-key ${join(home, "missing.pem")}: cannot read it (ENOENT)`],

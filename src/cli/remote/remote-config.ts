@@ -9,7 +9,7 @@ import type { HomePaths } from "../../base/home-paths.ts";
 import { parseConfigText } from "../../config/load.ts";
 import { patchToml } from "../../config/patch.ts";
 import { CONFIG_TEMPLATE } from "../../config/template.ts";
-import { isLoopback, parseListen } from "./listen-address.ts";
+import { isLoopbackHost, parseListenAddress, type ListenAddress } from "../../base/listen-address.ts";
 
 type Table = Record<string, unknown>;
 const isTable = (v: unknown): v is Table => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -26,13 +26,20 @@ export interface RemoteChange {
 /** The listener's address when `listen` is unset (docs/remote.md). */
 export const DEFAULT_LISTEN = "127.0.0.1:6690";
 
+/** `--listen`, parsed as the daemon parses `listen`; throws with the form it wants. */
+function parseListen(text: string): ListenAddress {
+  const parsed = parseListenAddress(text);
+  if (typeof parsed === "string") throw new Error(`--listen '${text}': ${parsed}`);
+  return parsed;
+}
+
 /** The new `[system.remote]` table from the current one and a change; throws on a bad or unsafe one. */
 export function remoteTableAfter(current: Table, change: RemoteChange): Table {
   const next: Table = { ...current, enabled: change.enabled };
   if (!change.enabled) return next;
   if (change.listen !== undefined) {
     parseListen(change.listen);
-    next.listen = change.listen.trim();
+    next.listen = change.listen;
   }
   if (change.tls !== undefined && (change.tlsCert !== undefined || change.tlsKey !== undefined)) {
     throw new Error("--tls and --tls-cert/--tls-key exclude each other: a self-signed certificate or your own");
@@ -52,7 +59,7 @@ export function remoteTableAfter(current: Table, change: RemoteChange): Table {
   }
   const listen = typeof next.listen === "string" ? next.listen : DEFAULT_LISTEN;
   const tls = next.tls === "self-signed" || (next.tls_cert !== undefined && next.tls_key !== undefined);
-  if (!tls && !isLoopback(parseListen(listen).host)) {
+  if (!tls && !isLoopbackHost(parseListen(listen).host)) {
     throw new Error(
       `${listen} is not a loopback address, and a remote listener off loopback needs TLS: add --tls self-signed, or --tls-cert and --tls-key (docs/remote.md)`,
     );
