@@ -2,12 +2,20 @@
 // listener comes up at the address status reports, pairing prints a link whose
 // code is only in the #fragment (and works once), --qr draws that link, and
 // disable closes it (docs/remote.md#the-cli).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
 import { decodeQr } from "../support/qr-decode.ts";
+import { bearer, openWs, type WsChannel } from "../support/remote.ts";
+import { until } from "../support/until.ts";
 import { QUIET_ZONE } from "../../src/cli/qr/terminal.ts";
 
+// Each step runs a handful of CLI processes one after the other: room for a loaded machine.
+setDefaultTimeout(60_000);
+
 let s: FakeSetup;
+/** The listener's status once enabled, and the socket open with a token, shared by the steps below. */
+let st: Status;
+let ws: WsChannel;
 beforeAll(async () => {
   s = await startFakeSetup();
 });
@@ -56,10 +64,10 @@ test("off by default: status says so, url and pair say how to turn it on", async
   expect(pair.stderr).toContain("(crabtalk remote enable turns it on)");
 });
 
-test("enable → status shows the address → pair → disable", async () => {
+test("enable: status and url show the address it listens on", async () => {
   const on = await s.cli(["remote", "enable", "--listen", "127.0.0.1:0"]);
   expect(on.code).toBe(0);
-  const st = await status();
+  st = await status();
   expect(st).toMatchObject({ enabled: true, tls: false, fingerprint: "", error: "", connections: [] });
   expect(st.listen).toMatch(/^127\.0\.0\.1:\d+$/);
   expect(st.listen).not.toBe("127.0.0.1:0");
@@ -74,18 +82,16 @@ test("enable → status shows the address → pair → disable", async () => {
   expect(text.stdout).toMatch(/^connections: +none$/m);
   expect((await s.cli(["remote", "url"])).stdout).toBe(`${st.url}\n`);
   expect((await fetch(st.url)).status).toBe(200); // the console's page: it really listens there
+});
 
-  // An open connection shows under its token's name.
+test("status shows an open remote connection under its token's name", async () => {
   const token = (await s.cli(["tokens", "create", "watcher", "--scope", "read"])).stdout.trim();
-  const ws = new WebSocket(`ws://${st.listen}/ws`, { headers: { Authorization: `Bearer ${token}` } });
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
+  ws = await openWs(`ws://${st.listen}/ws`, bearer(token));
   expect((await status()).connections).toEqual([{ token_name: "watcher", count: 1 }]);
   expect((await s.cli(["remote", "status"])).stdout).toMatch(/^connections: +watcher 1$/m);
+});
 
-  // Pairing: the code is only after '#', and the link works once.
+test("pair prints a link whose code is only after '#', and the link works once", async () => {
   const pair = await s.cli(["remote", "pair", "--name", "phone"]);
   expect(pair.code).toBe(0);
   const linkText = /^ {2}(\S+)$/m.exec(pair.stdout)?.[1];
@@ -105,8 +111,9 @@ test("enable → status shows the address → pair → disable", async () => {
   expect((await exchange()).status).toBe(401);
   const names = (JSON.parse((await s.cli(["tokens", "list", "--json"])).stdout) as { name: string; scope: string }[]).map((t) => [t.name, t.scope]);
   expect(names.sort()).toEqual([["phone", "operate"], ["watcher", "read"]]);
+});
 
-  // --qr: the link drawn as a QR code that reads back to it.
+test("pair --qr draws the link as a QR code that reads back to it", async () => {
   const qr = await s.cli(["remote", "pair", "--name", "tablet", "--scope", "read", "--qr"]);
   expect(qr.code).toBe(0);
   const lines = qr.stdout.split("\n");
@@ -117,11 +124,12 @@ test("enable → status shows the address → pair → disable", async () => {
   expect(block.every((l) => /^[ ▀▄█]+$/u.test(l))).toBe(true);
   expect(decodeQr(qrModules(block)).text).toBe(lines[at]!.trim());
   expect(new URL(lines[at]!.trim()).hash.length).toBeGreaterThan(16);
+});
 
-  const closed = new Promise((resolve) => (ws.onclose = resolve));
+test("disable closes the listener and its connections", async () => {
   const off = await s.cli(["remote", "disable"]);
   expect(off).toMatchObject({ code: 0, stdout: "remote access disabled\n" });
-  await closed;
+  await until(() => ws.closed, { what: "the open remote connection to close at disable" });
   expect(await status()).toMatchObject({ enabled: false, url: "" });
   expect(await fetch(st.url).then(() => "answered", () => "refused")).toBe("refused");
 });
