@@ -3,6 +3,8 @@
 // code is only in the #fragment (and works once), --qr draws that link, and
 // disable closes it (docs/remote.md#the-cli).
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { startFakeSetup, type FakeSetup } from "./fake-setup.ts";
 import { decodeQr } from "../support/qr-decode.ts";
 import { bearer, openWs, type WsChannel } from "../support/remote.ts";
@@ -132,4 +134,20 @@ test("disable closes the listener and its connections", async () => {
   await until(() => ws.closed, { what: "the open remote connection to close at disable" });
   expect(await status()).toMatchObject({ enabled: false, url: "" });
   expect(await fetch(st.url).then(() => "answered", () => "refused")).toBe("refused");
+});
+
+test("an address it cannot bind is refused by the daemon's reload, and config.toml is put back", async () => {
+  const config = join(s.daemon.home, "config.toml");
+  const before = readFileSync(config, "utf8");
+  const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  try {
+    const on = await s.cli(["remote", "enable", "--listen", `127.0.0.1:${taken.port}`]);
+    expect(on.code).toBe(1);
+    expect(on.stderr).toContain(`cannot listen on 127.0.0.1:${taken.port}`);
+    expect(on.stderr).toContain("config.toml is left as it was");
+    expect(readFileSync(config, "utf8")).toBe(before);
+    expect(await status()).toMatchObject({ enabled: false, error: "" });
+  } finally {
+    taken.stop(true);
+  }
 });

@@ -112,19 +112,32 @@ function servingUrl(status: RemoteStatus): string {
   return status.url;
 }
 
-/** Writes the change, then has a running daemon reload it and says where things stand. */
+/**
+ * Writes the change, then has a running daemon reload it and says where things
+ * stand. A reload the daemon refuses (an address it cannot bind, say) leaves
+ * the daemon as it was, so config.toml is put back too: the file never holds a
+ * change that was refused.
+ */
 async function applyChange(options: ConnectOptions, change: RemoteChange): Promise<number> {
   const paths = homeOf();
-  const table = editRemoteConfig(paths, change);
+  const edit = editRemoteConfig(paths, change);
   let status: RemoteStatus;
   try {
     status = await withClient(options, async (c) => {
-      await c.reload();
+      try {
+        await c.reload();
+      } catch (err) {
+        if (err instanceof DaemonError) {
+          edit.undo();
+          throw new Error(`${err.message}; config.toml is left as it was`);
+        }
+        throw err;
+      }
       return c.getRemoteStatus();
     });
   } catch (err) {
     if (!(err instanceof UnreachableError)) throw err;
-    const listen = typeof table.listen === "string" ? table.listen : DEFAULT_LISTEN;
+    const listen = typeof edit.remote.listen === "string" ? edit.remote.listen : DEFAULT_LISTEN;
     console.log(
       change.enabled
         ? `remote access enabled in ${paths.config} (${listen}); the daemon is not running: it starts with crabtalk start`

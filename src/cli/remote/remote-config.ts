@@ -1,7 +1,7 @@
 // `remote enable|disable`: the `[system.remote]` table of config.toml
 // (docs/remote.md), edited in place through src/config so that comments and
 // layout stay, validated before it is written, and never written half.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse } from "smol-toml";
 import { writeFileAtomicSync } from "../../base/atomic-file.ts";
@@ -78,9 +78,17 @@ function readablePem(path: string, option: string): string {
   return full;
 }
 
-/** Applies the change to config.toml (the template when there is none yet) and returns the new table. */
-export function editRemoteConfig(paths: HomePaths, change: RemoteChange): Table {
-  const text = existsSync(paths.config) ? readFileSync(paths.config, "utf8") : CONFIG_TEMPLATE;
+export interface RemoteEdit {
+  /** The new `[system.remote]` table. */
+  remote: Table;
+  /** Puts config.toml back as it was before the edit (when the daemon refused the change). */
+  undo(): void;
+}
+
+/** Applies the change to config.toml (the template when there is none yet). */
+export function editRemoteConfig(paths: HomePaths, change: RemoteChange): RemoteEdit {
+  const existed = existsSync(paths.config);
+  const text = existed ? readFileSync(paths.config, "utf8") : CONFIG_TEMPLATE;
   parseConfigText(text); // a config.toml that is already broken is reported as it is, not rewritten
   const doc = parse(text) as Table;
   const system = isTable(doc.system) ? doc.system : {};
@@ -89,5 +97,8 @@ export function editRemoteConfig(paths: HomePaths, change: RemoteChange): Table 
   parseConfigText(nextText);
   mkdirSync(paths.home, { recursive: true, mode: 0o700 });
   writeFileAtomicSync(paths.config, nextText, { mode: 0o600 });
-  return remote;
+  return {
+    remote,
+    undo: () => (existed ? writeFileAtomicSync(paths.config, text, { mode: 0o600 }) : rmSync(paths.config, { force: true })),
+  };
 }
