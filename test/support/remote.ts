@@ -105,3 +105,23 @@ export async function upgradeStatus(base: string, headers: Record<string, string
   const body = res.status === 101 ? "" : await res.text();
   return { status: res.status, body };
 }
+
+/**
+ * Pinning as a client without a CA does it: read the certificate the server
+ * presents, refuse it unless its SHA-256 is the printed fingerprint, then
+ * trust exactly that certificate for the WebSocket (Bun's WebSocket has no
+ * checkServerIdentity hook).
+ */
+export async function pinnedCertificate(host: string, port: number, fingerprint: string): Promise<string> {
+  const tls = await import("node:tls");
+  const raw: Buffer = await new Promise((resolve, reject) => {
+    const sock = tls.connect({ host, port, rejectUnauthorized: false }, () => {
+      const cert = sock.getPeerCertificate(true);
+      sock.end();
+      if (cert.fingerprint256 !== fingerprint) reject(new Error(`certificate ${cert.fingerprint256} is not the pinned ${fingerprint}`));
+      else resolve(cert.raw);
+    });
+    sock.on("error", reject);
+  });
+  return `-----BEGIN CERTIFICATE-----\n${raw.toString("base64")}\n-----END CERTIFICATE-----\n`;
+}
