@@ -213,6 +213,7 @@ export class Client {
   }
 
   // ── remote access (docs/protocol.md "Remote access") ──
+  /** A new token (`expiresInSecs` 0 = never); its secret is in the reply, this once. */
   createToken(msg: Init<"CreateTokenMsgSchema">): Promise<pb.TokenCreated> {
     return this.call({ case: "createToken", value: msg }, "tokenCreated");
   }
@@ -225,6 +226,7 @@ export class Client {
   getRemoteStatus(): Promise<pb.RemoteStatus> {
     return this.call({ case: "getRemoteStatus", value: {} }, "remoteStatus");
   }
+  /** A one-time link for a new device (`scope` "" = operate); its code is in the URL's #fragment. */
   createPairing(msg: Init<"CreatePairingMsgSchema">): Promise<pb.PairingCreated> {
     return this.call({ case: "createPairing", value: msg }, "pairingCreated");
   }
