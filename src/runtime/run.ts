@@ -347,8 +347,11 @@ function maybeTitle(runtime: Runtime, host: Host, session: Session, warn?: (m: s
         current.meta = { ...current.meta, title };
         await rewriteMeta(current.filePath, current.meta);
         const previous = current.filePath;
-        current.filePath = await renameForTitle(current.filePath, title);
-        host.searchIndex?.renamed(previous, current.filePath, title);
+        const rename = renameForTitle(previous, title).then((renamed) => {
+          host.searchIndex?.renamed(previous, renamed, title);
+          return renamed;
+        });
+        current.filePath = await (host.searchIndex?.renaming(rename) ?? rename);
       } finally {
         release();
       }

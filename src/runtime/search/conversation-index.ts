@@ -99,6 +99,8 @@ export class ConversationIndex {
   private pending = new Set<string>();
   /** Reads of pending files in flight; a search waits for them. */
   private reading: Promise<void> = Promise.resolve();
+  /** Title renames under way (see `renaming`). */
+  private readonly renames = new Set<Promise<unknown>>();
   private changed = false;
 
   constructor(
@@ -170,6 +172,20 @@ export class ConversationIndex {
     this.touch();
   }
 
+  /**
+   * A title is renaming a file: searches wait for `rename` (which ends by
+   * calling `renamed`), so a search asked after a listing that shows the new
+   * name never answers the old one.
+   */
+  async renaming<T>(rename: Promise<T>): Promise<T> {
+    this.renames.add(rename);
+    try {
+      return await rename;
+    } finally {
+      this.renames.delete(rename);
+    }
+  }
+
   /** A title renamed the file (and set the meta title). */
   renamed(from: string, to: string, title: string): void {
     const old = this.nameOf(from);
@@ -203,6 +219,7 @@ export class ConversationIndex {
   /** Best conversation first: each with its best message and one message either side. */
   async search(query: string, filter: SearchFilter): Promise<ConversationHit[]> {
     await this.load();
+    if (this.renames.size > 0) await Promise.allSettled([...this.renames]);
     await this.reading;
     this.lastUsed = Date.now();
     const slug = filter.sender ? senderSlug(filter.sender) : undefined;
