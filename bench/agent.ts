@@ -6,7 +6,8 @@ import type { ToolOutcome } from "../src/agent/events.ts";
 import { runAgent, type AgentSpec, type ToolContext, type ToolDispatcher } from "../src/agent/loop.ts";
 import type { Message, Model, ModelRequest, ModelResponse, StreamChunk, ToolCall } from "../src/model/types.ts";
 import { DEFAULT_AGENT_SETTINGS, type AgentDefinition } from "../src/runtime/agent-settings.ts";
-import { ToolRegistry, type ToolCallContext } from "../src/runtime/tools.ts";
+import { defineTool, type ToolCallContext } from "../src/runtime/tools/define.ts";
+import { ToolRegistry } from "../src/runtime/tools/registry.ts";
 import { progress } from "./stats.ts";
 import { summarizeUs, timeAsync, type UsSummary } from "./timing.ts";
 
@@ -52,12 +53,14 @@ class NoopDispatcher implements ToolDispatcher {
 
 function noopRegistry(): ToolRegistry {
   const registry = new ToolRegistry();
-  registry.register({
-    name: "noop",
-    description: "does nothing",
-    input: z.object({}),
-    handler: async () => "ok",
-  });
+  registry.register(
+    defineTool({
+      name: "noop",
+      description: "does nothing",
+      input: z.object({}),
+      run: async () => "ok",
+    }),
+  );
   return registry;
 }
 
@@ -140,7 +143,7 @@ export async function runAgentBench(options: AgentOptions) {
   const withTool = summarizeUs(b.samplesUs);
   progress(`agent turn with one tool round trip: mean ${withTool.mean_us} µs, p99 ${withTool.p99_us} µs`);
 
-  // (c) ToolRegistry.dispatch alone: lookup, JSON.parse, zod safeParse, handler.
+  // (c) ToolRegistry.dispatch alone: lookup, JSON.parse, zod safeParse, run.
   const call: ToolCall = { id: "c1", name: "noop", arguments: "{}" };
   const ctx = callContext({ ...CONTEXT, signal: new AbortController().signal });
   const check = await registry.dispatch(call, ctx);

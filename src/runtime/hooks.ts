@@ -3,7 +3,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { UserMessage } from "../model/types.ts";
 import type { AgentDefinition, AgentSettings } from "./agent-settings.ts";
-import type { ToolRegistry } from "./tools.ts";
+import type { ToolRegistry } from "./tools/registry.ts";
 
 export interface RunScene {
   agent: AgentDefinition;

@@ -7,7 +7,7 @@ import type { RuntimeHook } from "./hooks.ts";
 import type { MemoryStore } from "./memory/store.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 import { allows } from "./scope.ts";
-import type { ToolRegistry } from "./tools.ts";
+import type { ToolRegistry } from "./tools/registry.ts";
 import type { PriceBook } from "./usage/prices.ts";
 
 /** Routes a model name to the provider that serves it. */

@@ -6,7 +6,7 @@ import type { RuntimeHook } from "../hooks.ts";
 import { allows } from "../scope.ts";
 import type { SenderPools } from "./sender-pools.ts";
 import type { McpPool } from "./types.ts";
-import { mcpTool } from "./tool.ts";
+import { mcpTool } from "../tools/mcp.ts";
 
 export function mcpHook(pool: McpPool, senders?: SenderPools): RuntimeHook {
   return {

@@ -1,11 +1,15 @@
 // Memory as a runtime hook: the prompt's memory block (docs/agent-loop.md#system-prompt item 3),
-// the four tools, and auto-recall before each run (docs/memory.md#auto-recall, docs/agent-loop.md#injected-context item 2).
+// the four memory tools (in ../tools/), and auto-recall before each run
+// (docs/memory.md#auto-recall, docs/agent-loop.md#injected-context item 2).
 import type { UserMessage } from "../../model/types.ts";
 import type { RunScene, RuntimeHook } from "../hooks.ts";
 import { MEMORY_GUIDANCE } from "./guidance.ts";
 import { formatRecall } from "./recall-format.ts";
 import type { MemoryStore } from "./store.ts";
-import { registerMemoryTools } from "./tools.ts";
+import { forgetTool } from "../tools/forget.ts";
+import { memoryTool } from "../tools/memory.ts";
+import { recallTool } from "../tools/recall.ts";
+import { rememberTool } from "../tools/remember.ts";
 
 /** Words of the user's message that auto-recall searches with. */
 export const AUTO_RECALL_WORDS = 8;
@@ -34,7 +38,12 @@ export function autoRecall(store: MemoryStore, userMessage: string | undefined, 
 export function memoryHook(store: MemoryStore, recallLimit: number = DEFAULT_RECALL_LIMIT): RuntimeHook {
   return {
     promptBlock: () => memoryBlock(store.readIndex()),
-    registerTools: (registry) => registerMemoryTools(registry, store),
+    registerTools(registry) {
+      registry.register(recallTool(store));
+      registry.register(rememberTool(store));
+      registry.register(forgetTool(store));
+      registry.register(memoryTool(store));
+    },
     beforeRun(scene: MemoryRunScene) {
       const message = autoRecall(store, scene.userMessage, recallLimit);
       return message ? [message] : [];

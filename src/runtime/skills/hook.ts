@@ -6,7 +6,7 @@ import type { RuntimeHook } from "../hooks.ts";
 import type { SkillDir } from "./dirs.ts";
 import { discoverSkills } from "./discover.ts";
 import type { SkillRegistry } from "./registry.ts";
-import { skillTool } from "./skill-tool.ts";
+import { skillTool } from "../tools/skill.ts";
 import { expandSlash } from "./slash.ts";
 
 export interface SkillsHookOptions {

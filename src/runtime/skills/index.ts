@@ -4,5 +4,4 @@ export { discoverSkills, listSkillInfos, type SkillInfo } from "./discover.ts";
 export { resourcesBlock, skillHintLines, skillsHook, type SkillsHookOptions } from "./hook.ts";
 export { SkillRegistry } from "./registry.ts";
 export { parseSkill, readSkillFile, SkillParseError, type Skill } from "./skill-file.ts";
-export { skillTool, type SkillToolInput, type SkillToolOptions } from "./skill-tool.ts";
 export { expandSlash, type SlashOptions } from "./slash.ts";

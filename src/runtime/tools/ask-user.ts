@@ -2,7 +2,7 @@
 // streamed run; the answer arrives with ReplyToAsk on another connection.
 import { z } from "zod";
 import type { AskRegistry } from "../asks.ts";
-import type { Tool } from "../tools.ts";
+import { defineTool } from "./define.ts";
 
 export const ASK_TIMEOUT_MS = 300_000;
 
@@ -26,14 +26,14 @@ export function parseAskQuestions(args: string): AskQuestion[] | undefined {
   }
 }
 
-export function askUserTool(asks: AskRegistry, timeoutMs = ASK_TIMEOUT_MS): Tool<z.output<typeof input>> {
-  return {
+export function askUserTool(asks: AskRegistry, timeoutMs = ASK_TIMEOUT_MS) {
+  return defineTool({
     name: "ask_user",
     description:
       "Ask the user one or more structured questions with predefined options. The user picks options or types a " +
       "free-text answer; the result maps each question to the chosen label(s), multi-select answers comma-joined.",
     input,
-    async handler(args, ctx) {
+    async run(args, ctx) {
       if (!ctx.streaming) return { output: "ask_user is only available in streaming mode", isError: true };
       return asks.wait(
         ctx.session,
@@ -42,5 +42,5 @@ export function askUserTool(asks: AskRegistry, timeoutMs = ASK_TIMEOUT_MS): Tool
         ctx.signal,
       );
     },
-  };
+  });
 }

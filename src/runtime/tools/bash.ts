@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ToolOutcome } from "../../agent/events.ts";
 import type { SandboxDecision } from "../tool-policy.ts";
 import { TOOL_TOKEN_VAR, type ToolProcesses } from "../tool-processes.ts";
-import type { Tool } from "../tools.ts";
+import { defineTool } from "./define.ts";
 import { sandboxedArgv } from "./sandbox.ts";
 
 export const BASH_DEFAULT_TIMEOUT_SECS = 30;
@@ -27,14 +27,14 @@ const input = z.object({
     .describe(`seconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_SECS}, at most ${BASH_MAX_TIMEOUT_SECS})`),
 });
 
-export const bashTool: Tool<z.output<typeof input>> = {
+export const bashTool = defineTool({
   name: "bash",
   description:
     "Run a shell command with bash -c in the session's working directory. Returns JSON {stdout, stderr, exit_code}; " +
     "check exit_code. Output beyond 64 KiB per stream is cut and marked. Prefer short, non-interactive commands. " +
     "It may run sandboxed: only the working directory is writable, /tmp is private to each call, and secrets read as <redacted>.",
   input,
-  async handler(args, ctx) {
+  async run(args, ctx) {
     if (ctx.sender?.includes(":")) {
       return { output: "bash is only available in the command line interface", isError: true };
     }
@@ -51,7 +51,7 @@ export const bashTool: Tool<z.output<typeof input>> = {
       signal: ctx.signal,
     });
   },
-};
+});
 
 export interface BashOptions {
   cwd: string;

@@ -3,7 +3,7 @@
 // task_timeout, and return their answers in input order.
 import { z } from "zod";
 import { delegatedScope, type ApprovalScope } from "../approval/gate.ts";
-import type { Tool } from "../tools.ts";
+import { defineTool } from "./define.ts";
 import type { RunSpend } from "../usage/budget.ts";
 
 const input = z.object({
@@ -30,14 +30,14 @@ export interface TaskRunner {
   runTask(agent: string, message: string, sender: string | undefined, parent: AbortSignal, from?: TaskInheritance): Promise<TaskResult>;
 }
 
-export function delegateTool(runner: TaskRunner): Tool<z.output<typeof input>> {
-  return {
+export function delegateTool(runner: TaskRunner) {
+  return defineTool({
     name: "delegate",
     description:
       "Delegate tasks to other agents. They run in parallel in their own sessions; the call waits for all of them " +
       "and returns a JSON array of {agent, result, error} in the order given.",
     input,
-    async handler({ tasks }, ctx) {
+    async run({ tasks }, ctx) {
       if (tasks.length === 0) return { output: "no tasks provided", isError: true };
       const members = ctx.agentDef.members;
       if (members.length > 0) {
@@ -53,5 +53,5 @@ export function delegateTool(runner: TaskRunner): Tool<z.output<typeof input>> {
       );
       return JSON.stringify(results);
     },
-  };
+  });
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DEFAULT_AGENT_SETTINGS } from "../../../src/runtime/agent-settings.ts";
 import { mcpHintLine, mcpHook } from "../../../src/runtime/mcp/hook.ts";
 import { connectMcpServers, type McpPool } from "../../../src/runtime/mcp/pool.ts";
-import { ToolRegistry, type ToolCallContext } from "../../../src/runtime/tools.ts";
+import type { ToolCallContext } from "../../../src/runtime/tools/define.ts";
+import { ToolRegistry } from "../../../src/runtime/tools/registry.ts";
 import { everything } from "./support.ts";
 
 let pool: McpPool;

@@ -2,7 +2,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { composePrompt, injected } from "../../../src/runtime/hooks.ts";
 import type { AgentDefinition } from "../../../src/runtime/agent-settings.ts";
-import { ToolRegistry } from "../../../src/runtime/tools.ts";
+import { ToolRegistry } from "../../../src/runtime/tools/registry.ts";
 import { MEMORY_GUIDANCE } from "../../../src/runtime/memory/guidance.ts";
 import { memoryHook, type MemoryRunScene } from "../../../src/runtime/memory/hook.ts";
 import { openStore, removeTempDirs } from "./helpers.ts";

@@ -2,9 +2,9 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { ToolCallContext } from "../../../src/runtime/tools.ts";
-import { ToolRegistry } from "../../../src/runtime/tools.ts";
-import { registerMemoryTools } from "../../../src/runtime/memory/tools.ts";
+import type { ToolCallContext } from "../../../src/runtime/tools/define.ts";
+import { ToolRegistry } from "../../../src/runtime/tools/registry.ts";
+import { memoryHook } from "../../../src/runtime/memory/hook.ts";
 import type { AgentDefinition } from "../../../src/runtime/agent-settings.ts";
 import { openStore, removeTempDirs } from "./helpers.ts";
 
@@ -22,7 +22,7 @@ const ctx = {
 async function setup() {
   const opened = await openStore();
   const registry = new ToolRegistry();
-  registerMemoryTools(registry, opened.store);
+  memoryHook(opened.store).registerTools!(registry);
   let n = 0;
   const call = (name: string, args: Record<string, unknown>) =>
     registry.dispatch({ id: `c${++n}`, name, arguments: JSON.stringify(args) }, ctx);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_AGENT_SETTINGS, type AgentDefinition } from "../../../src/runtime/agent-settings.ts";
 import type { SkillDir } from "../../../src/runtime/skills/dirs.ts";
-import type { ToolCallContext } from "../../../src/runtime/tools.ts";
+import type { ToolCallContext } from "../../../src/runtime/tools/define.ts";
 
 const made: string[] = [];
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { DEFAULT_AGENT_SETTINGS } from "../../../src/runtime/agent-settings.ts";
 import type { RunScene } from "../../../src/runtime/hooks.ts";
 import { skillsHook } from "../../../src/runtime/skills/hook.ts";
-import { ToolRegistry } from "../../../src/runtime/tools.ts";
+import { ToolRegistry } from "../../../src/runtime/tools/registry.ts";
 import { agentDef, localDir, removeTempDirs, tempDir, toolCtx, writeSkill } from "./fixtures.ts";
 
 afterAll(removeTempDirs);

@@ -6,8 +6,8 @@ import type { ToolOutcome } from "../../../src/agent/events.ts";
 import { discoverSkills } from "../../../src/runtime/skills/discover.ts";
 import type { SkillDir } from "../../../src/runtime/skills/dirs.ts";
 import type { SkillRegistry } from "../../../src/runtime/skills/registry.ts";
-import { skillTool } from "../../../src/runtime/skills/skill-tool.ts";
-import { ToolRegistry } from "../../../src/runtime/tools.ts";
+import { skillTool } from "../../../src/runtime/tools/skill.ts";
+import { ToolRegistry } from "../../../src/runtime/tools/registry.ts";
 import { localDir, removeTempDirs, tempDir, toolCtx, writeSkill } from "./fixtures.ts";
 
 let root: string;

@@ -2,10 +2,10 @@
 // else a filtered listing of the registry; the agent's skill scope is
 // enforced here whatever the model asks (docs/agents.md#scope).
 import { z } from "zod";
-import type { Tool } from "../tools.ts";
-import type { SkillDir } from "./dirs.ts";
-import { loadFirstExisting } from "./load.ts";
-import type { SkillRegistry } from "./registry.ts";
+import type { SkillDir } from "../skills/dirs.ts";
+import { loadFirstExisting } from "../skills/load.ts";
+import type { SkillRegistry } from "../skills/registry.ts";
+import { defineTool } from "./define.ts";
 
 export interface SkillToolOptions {
   dirs: readonly SkillDir[];
@@ -17,16 +17,14 @@ const input = z.object({
   name: z.string().describe('skill to load; without an exact match, skills whose name or description contains it are listed; "" lists all'),
 });
 
-export type SkillToolInput = z.output<typeof input>;
-
-export function skillTool(options: SkillToolOptions): Tool<SkillToolInput> {
-  return {
+export function skillTool(options: SkillToolOptions) {
+  return defineTool({
     name: "skill",
     description:
       "Load a skill by exact name: returns its instructions and its directory (for any files it refers to). " +
       'With no exact match, lists skills whose name or description contains the text; "" lists every skill.',
     input,
-    async handler({ name }, ctx) {
+    async run({ name }, ctx) {
       const scope = ctx.agentDef.skills;
       if (scope.length > 0 && name !== "" && !scope.includes(name)) {
         return { output: `skill not available: ${name}`, isError: true };
@@ -51,5 +49,5 @@ export function skillTool(options: SkillToolOptions): Tool<SkillToolInput> {
         .map((s) => `${s.name}: ${s.description}`);
       return lines.length > 0 ? lines.join("\n") : "no skills found";
     },
-  };
+  });
 }

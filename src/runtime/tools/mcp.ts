@@ -6,28 +6,26 @@
 // (docs/mcp.md#servers-from-an-editor).
 import { z } from "zod";
 import type { ToolOutcome } from "../../agent/events.ts";
-import type { Tool } from "../tools.ts";
-import { McpToolUnavailableError, type McpPool, type McpToolInfo } from "./types.ts";
-import type { SenderPools } from "./sender-pools.ts";
+import { McpToolUnavailableError, type McpPool, type McpToolInfo } from "../mcp/types.ts";
+import type { SenderPools } from "../mcp/sender-pools.ts";
 import { redactOutput } from "../redact-output.ts";
+import { defineTool } from "./define.ts";
 
 const input = z.object({
   name: z.string().describe('MCP tool to call; a name with no exact match lists matching tools; "" lists all'),
   args: z.string().nullable().optional().describe("the tool's arguments as a JSON-encoded object"),
 });
 
-export type McpToolInput = z.output<typeof input>;
-
 const fail = (output: string): ToolOutcome => ({ output, isError: true });
 
-export function mcpTool(pool: McpPool, senders?: SenderPools): Tool<McpToolInput> {
-  return {
+export function mcpTool(pool: McpPool, senders?: SenderPools) {
+  return defineTool({
     name: "mcp",
     description:
       "Call a tool of a connected MCP server by its exact name, with `args` as a JSON-encoded object. " +
       'With a name that is not an exact tool name, lists matching tools as "<tool>: <description>"; "" lists all.',
     input,
-    async handler({ name, args }, ctx) {
+    async run({ name, args }, ctx) {
       const scope = ctx.agentDef.mcps;
       const attached = senders?.forSender(ctx.sender);
       const configured = pool.tools([]);
@@ -52,7 +50,7 @@ export function mcpTool(pool: McpPool, senders?: SenderPools): Tool<McpToolInput
         .map((t) => `${t.name}: ${t.description}`);
       return lines.length > 0 ? lines.join("\n") : "no tools found";
     },
-  };
+  });
 }
 
 function parseArgs(args: string | null | undefined): Record<string, unknown> | undefined | Error {

@@ -1,41 +1,10 @@
-// The tool registry: name, description, zod input schema (sent to the model
-// as JSON Schema) and handler. Dispatch validates the model's arguments and
-// never throws: every failure becomes an error result (docs/tools.md#conventions).
+// The tool registry: the tools (define.ts) by name, their JSON Schemas for the
+// model, and dispatch, which validates the model's arguments and never throws:
+// every failure becomes an error result (docs/tools.md#conventions).
 import { z } from "zod";
-import type { ToolCall, ToolSchema } from "../model/types.ts";
-import type { ToolOutcome } from "../agent/events.ts";
-import type { ToolContext } from "../agent/loop.ts";
-import type { AgentDefinition } from "./agent-settings.ts";
-import type { ToolPolicy } from "./tool-policy.ts";
-import type { ToolProcesses } from "./tool-processes.ts";
-import type { ApprovalScope } from "./approval/gate.ts";
-import type { RunSpend } from "./usage/budget.ts";
-
-/** What a tool handler knows of the call beyond its arguments. */
-export interface ToolCallContext extends ToolContext {
-  /** The session's working directory, else the daemon's. */
-  cwd: string;
-  /** False in Send runs and delegated runs: nothing can carry a question to a user. */
-  streaming: boolean;
-  agentDef: AgentDefinition;
-  /** Environment and sandbox for processes the tool starts; absent = the daemon's environment, unsandboxed. */
-  policy?: ToolPolicy;
-  /** Where processes the tool starts are recorded, so their connections stay in the agent's scope. */
-  processes?: ToolProcesses;
-  /** The run making the call (Session.runId), recorded with the processes tools start. */
-  run?: string;
-  /** The run's approval rules and who answers them (delegation hands them on). */
-  approval?: ApprovalScope;
-  /** The run's spend: delegated tasks count toward its per-run budgets (docs/usage.md). */
-  spend?: RunSpend;
-}
-
-export interface Tool<I = unknown> {
-  name: string;
-  description: string;
-  input: z.ZodType<I>;
-  handler(input: I, ctx: ToolCallContext): Promise<ToolOutcome | string>;
-}
+import type { ToolCall, ToolSchema } from "../../model/types.ts";
+import type { ToolOutcome } from "../../agent/events.ts";
+import type { Tool, ToolCallContext } from "./define.ts";
 
 export class ToolRegistry {
   private tools = new Map<string, Tool<never>>();
@@ -110,7 +79,7 @@ export class ToolRegistry {
       return { output: `invalid arguments: ${detail}`, isError: true };
     }
     try {
-      const result = await tool.handler(parsed.data as never, ctx);
+      const result = await tool.run(parsed.data as never, ctx);
       return typeof result === "string" ? { output: result, isError: false } : result;
     } catch (err) {
       return { output: `tool '${call.name}' failed: ${(err as Error).message}`, isError: true };
