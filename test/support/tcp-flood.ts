@@ -9,13 +9,14 @@ import { CLIENT, frame, lenField } from "./raw-proto.ts";
 const [port, seconds, maxConnects, concurrency, patienceMs = 1000] = process.argv.slice(2).map(Number);
 const PING = frame(lenField(CLIENT.ping, []));
 const deadline = performance.now() + seconds! * 1000;
-const counts = { connects: 0, closed_by_daemon: 0, failed: 0, timed_out: 0, answered: 0 };
+// refused: hung up on, or reset before the connect was even reported open.
+const counts = { connects: 0, refused: 0, failed: 0, timed_out: 0, answered: 0 };
 
 function one(): Promise<void> {
   counts.connects++;
   return new Promise<void>((done) => {
     let settled = false;
-    const settle = (outcome: "closed_by_daemon" | "failed" | "timed_out") => {
+    const settle = (outcome: "refused" | "failed" | "timed_out") => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -32,9 +33,9 @@ function one(): Promise<void> {
       socket: {
         open: (s) => void s.write(PING),
         data: () => void counts.answered++,
-        close: () => settle("closed_by_daemon"),
-        error: () => settle("closed_by_daemon"),
-        connectError: () => settle("failed"),
+        close: () => settle("refused"),
+        error: () => settle("refused"),
+        connectError: (_s, err) => settle((err as { code?: string }).code === "ECONNRESET" ? "refused" : "failed"),
       },
     });
     socket.catch(() => settle("failed"));
