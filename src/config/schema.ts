@@ -4,11 +4,10 @@
  * Messages are phrased to follow a `path: ` prefix (see load.ts).
  */
 import { z } from "zod";
-import { PROVIDER_KINDS, type ProviderKind } from "../base/provider-settings.ts";
+import { PROVIDER_KINDS, PROVIDER_KIND_TABLE, type ProviderKind } from "../base/provider-kinds.ts";
 import { parseRule } from "../base/approval-rules.ts";
 import { MEMORY_VALUE } from "../base/memory-value.ts";
-
-export { PROVIDER_KINDS, type ProviderKind };
+import { isLoopbackHost, parseListenAddress } from "../base/listen-address.ts";
 
 const text = z.string({ error: "must be a string" });
 const flag = z.boolean({ error: "must be true or false" });
@@ -31,33 +30,22 @@ const kind = z.enum(PROVIDER_KINDS, {
 });
 
 /** The largest `max_answer_bytes`: a Send reply with such an answer still fits a 16 MiB frame. */
-export const MAX_ANSWER_BYTES_LIMIT = 12 * 1024 * 1024;
+const MAX_ANSWER_BYTES_LIMIT = 12 * 1024 * 1024;
 
-/** Requirements of one provider table that depend on its kind (docs/config.md#providername). */
+/** Requirements of one provider table that depend on its kind (docs/config.md#providername), from its entry in src/base/provider-kinds.ts. */
 function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   const missing = (key: keyof ProviderConfig): void => {
     if (p[key] === undefined || p[key] === "") {
       ctx.addIssue({ code: "custom", path: [key], message: `required for kind '${p.kind}'` });
     }
   };
-  switch (p.kind) {
-    case "bedrock":
-      missing("region");
-      // Static keys come as a pair; without them the AWS SDK's default credential chain applies.
-      if (Boolean(p.access_key) !== Boolean(p.secret_key)) {
-        missing(p.access_key ? "secret_key" : "access_key");
-      }
-      return;
-    case "ollama":
-      return;
-    case "llama_cpp":
-      // Whether the file exists is checked in load.ts: parsing stays pure.
-      missing("model_path");
-      return;
-    default:
-      if (!p.api_key && !p.base_url) {
-        ctx.addIssue({ code: "custom", path: [], message: `kind '${p.kind}' needs api_key or base_url` });
-      }
+  const { required = [], pair, keyOrBaseUrl } = PROVIDER_KIND_TABLE[p.kind].config;
+  for (const key of required) missing(key);
+  // Static keys come as a pair (Bedrock's; without them the AWS SDK's default credential chain applies).
+  if (pair && Boolean(p[pair[0]]) !== Boolean(p[pair[1]])) missing(p[pair[0]] ? pair[1] : pair[0]);
+  // Whether a `model_path` file exists is checked in load.ts: parsing stays pure.
+  if (keyOrBaseUrl && !p.api_key && !p.base_url) {
+    ctx.addIssue({ code: "custom", path: [], message: `kind '${p.kind}' needs api_key or base_url` });
   }
 }
 
@@ -105,13 +93,13 @@ const providerFields = z.object(
 );
 
 /** `[provider.<name>]` (docs/config.md#providername), with `standard` folded into `kind`. */
-export const providerSchema = providerFields
+const providerSchema = providerFields
   .transform(({ kind: k, standard, ...rest }): ProviderConfig => ({ kind: k ?? standard ?? "openai", ...rest }))
   .superRefine((p, ctx) => checkProviderKind(p, ctx));
 export type ProviderConfig = Omit<z.output<typeof providerFields>, "kind" | "standard"> & { kind: ProviderKind };
 
 /** How tools are sandboxed (`[system.tools] sandbox`, ours; docs/security.md). */
-export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+const SANDBOX_MODES = ["auto", "required", "off"] as const;
 const sandboxMode = z.enum(SANDBOX_MODES, { error: `must be one of ${SANDBOX_MODES.join(", ")}` });
 
 /** An agent config (docs/config.md#systemcrab; `[agents.<name>]` of docs/packages.md#manifests has the same keys). */
@@ -161,7 +149,6 @@ export const tasksSchema = z.object(
   },
   { error: "must be a table" },
 );
-export type TasksConfig = z.output<typeof tasksSchema>;
 
 /** `[system.memory]` (docs/config.md#systemmemory). `soul_editable` is accepted and has no effect. */
 export const memorySchema = z.object(
@@ -171,7 +158,6 @@ export const memorySchema = z.object(
   },
   { error: "must be a table" },
 );
-export type MemoryConfig = z.output<typeof memorySchema>;
 
 const mcpServerFields = z.object(
   {
@@ -200,7 +186,7 @@ export const mcpTableSchema = z
 export const agentTableSchema = z.record(z.string(), agentConfigSchema, { error: "must be a table" });
 
 /** `[disabled]` (docs/config.md#disabled). */
-export const disabledSchema = z.object(
+const disabledSchema = z.object(
   {
     providers: names.default([]),
     mcps: names.default([]),
@@ -208,10 +194,9 @@ export const disabledSchema = z.object(
   },
   { error: "must be a table" },
 );
-export type DisabledConfig = z.output<typeof disabledSchema>;
 
 /** `[system.tools]` (ours, docs/security.md): the tool sandbox and the tools' environment. */
-export const toolsSchema = z.object(
+const toolsSchema = z.object(
   {
     sandbox: sandboxMode.default("auto"),
     /** Paths tools may write besides the run's working directory and a private /tmp. */
@@ -227,40 +212,78 @@ export type ToolsConfig = z.output<typeof toolsSchema>;
 const memoryLimit = text.regex(MEMORY_VALUE, 'must be bytes with K/M/G/T ("512M"), a percentage ("50%") or "infinity"');
 
 /** `[system.service]` (ours): limits rendered into the systemd unit by `crabtalk start`. */
-export const serviceSchema = z.object(
+const serviceSchema = z.object(
   {
     memory_max: memoryLimit.optional(),
     memory_high: memoryLimit.optional(),
   },
   { error: "must be a table" },
 );
-export type ServiceConfig = z.output<typeof serviceSchema>;
 
 /** `[system.sessions]` (ours): how long an idle session's history stays in memory. */
-export const sessionsSchema = z.object(
+const sessionsSchema = z.object(
   {
     unload_after: count.default(600),
   },
   { error: "must be a table" },
 );
 /** `[system.budget]` (ours, docs/usage.md): spending limits across every run. */
-export const budgetSchema = z.object(
+const budgetSchema = z.object(
   {
     daily_usd: usd.optional(),
   },
   { error: "must be a table" },
 );
-export type BudgetConfig = z.output<typeof budgetSchema>;
 /**
  * `[system.tcp]` (ours): loopback TCP. Unset, it is on where the peer's OS
  * user can be checked (Linux) and off elsewhere; `true` elsewhere accepts any
  * local user (docs/security.md "Who can connect").
  */
-export const tcpSchema = z.object({ enabled: flag.optional() }, { error: "must be a table" });
+const tcpSchema = z.object({ enabled: flag.optional() }, { error: "must be a table" });
 export type TcpConfig = z.output<typeof tcpSchema>;
 
+/** Refusals that depend on more than one key of `[system.remote]` (docs/remote.md). */
+function checkRemote(r: RemoteConfig, ctx: z.RefinementCtx): void {
+  if ((r.tls_cert === undefined) !== (r.tls_key === undefined)) {
+    ctx.addIssue({ code: "custom", path: [r.tls_cert === undefined ? "tls_cert" : "tls_key"], message: "tls_cert and tls_key go together" });
+  }
+  if (r.tls !== undefined && r.tls_cert !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["tls"], message: 'set tls = "self-signed" or tls_cert/tls_key, not both' });
+  }
+  const address = parseListenAddress(r.listen);
+  if (r.enabled && typeof address !== "string" && !isLoopbackHost(address.host) && r.tls === undefined && r.tls_cert === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["listen"],
+      message: `'${r.listen}' is reachable from other machines, and without TLS tokens and cookies would cross the network in clear: set tls = "self-signed" or tls_cert/tls_key, or listen on 127.0.0.1`,
+    });
+  }
+}
+
+/** `[system.remote]` (ours, docs/remote.md): the listener for browsers and remote clients, off by default. */
+export const remoteSchema = z
+  .object(
+    {
+      enabled: flag.default(false),
+      listen: text
+        .superRefine((v, ctx) => {
+          const parsed = parseListenAddress(v);
+          if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+        })
+        .default("127.0.0.1:6690"),
+      tls: z.literal("self-signed", { error: 'must be "self-signed" (or leave it out and set tls_cert/tls_key)' }).optional(),
+      tls_cert: text.optional(),
+      tls_key: text.optional(),
+      /** DNS names a request's Host may carry besides localhost and IP literals (DNS rebinding). */
+      allowed_hosts: names.default([]),
+    },
+    { error: "must be a table" },
+  )
+  .superRefine((r, ctx) => checkRemote(r, ctx));
+export type RemoteConfig = z.output<typeof remoteSchema>;
+
 /** `[system.limits]` (ours): what one client, or many, may hold of the daemon. */
-export const limitsSchema = z.object(
+const limitsSchema = z.object(
   {
     /** Seconds a frame may take to arrive once its first byte has. */
     frame_timeout: positive.default(30),
@@ -282,6 +305,7 @@ const systemSchema = z.object(
     sessions: sessionsSchema.prefault({}),
     tcp: tcpSchema.prefault({}),
     limits: limitsSchema.prefault({}),
+    remote: remoteSchema.prefault({}),
     crab: agentConfigSchema.prefault({}),
     tasks: tasksSchema.prefault({}),
     memory: memorySchema.prefault({}),
@@ -309,7 +333,7 @@ function checkDuplicateModels(providers: Record<string, ProviderConfig>, ctx: z.
 }
 
 /** `[hub]` (ours): where the package index is cloned from. */
-export const hubSchema = z.object({ url: text.optional() }, { error: "must be a table" });
+const hubSchema = z.object({ url: text.optional() }, { error: "must be a table" });
 
 /** The whole `config.toml` (docs/config.md), every section optional. */
 export const configSchema = z

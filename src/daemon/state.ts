@@ -12,11 +12,13 @@ import { fireCron } from "./cron/fire.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 import { ComponentDiscovery } from "./components/discovery.ts";
+import { SenderPools } from "../runtime/mcp/sender-pools.ts";
 import { Services } from "./components/services.ts";
 import { Mutex } from "../runtime/mutex.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { LedgerRecorder } from "./usage/recorder.ts";
 import { ConversationIndex } from "../runtime/search/conversation-index.ts";
+import { RemoteAccess } from "../remote/remote-access.ts";
 
 export interface DaemonState {
   readonly paths: HomePaths;
@@ -30,10 +32,14 @@ export interface DaemonState {
   readonly env: Env;
   /** Components found through run/<name>.port, connected between reloads. */
   readonly components: ComponentDiscovery;
+  /** MCP servers attached to a sender's runs by AttachMcps, for as long as their connection is open. */
+  readonly senderMcps: SenderPools;
   /** One hub or package operation at a time (they share <home>/hub and packages/). */
   readonly packagesLock: Mutex;
   /** Package commands run as services (a service manager's, or supervised here). */
   readonly services: Services;
+  /** Remote tokens and the remote listener (docs/remote.md). */
+  readonly remote: RemoteAccess;
   /**
    * Rebuild from disk; throws (and keeps the old config and runtime) on
    * failure. `keepMcp` keeps the MCP connections (for prompt and skill files).
@@ -50,6 +56,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m));
   const events = new EventBus();
   const components = new ComponentDiscovery(paths.runDir, { warn: (m) => log.warn(m), clientVersion: pkg.version });
+  const senderMcps = new SenderPools();
   const build = (loaded: LoadedConfig, mcp?: { inBackground?: boolean; keep?: McpPool }) =>
     buildRuntime({
       loaded,
@@ -60,6 +67,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
       log,
       ollamaUrl: env.CRABTALK_OLLAMA_URL,
       components: components.pool,
+      senderMcps,
       mcpInBackground: mcp?.inBackground,
       mcp: mcp?.keep,
     });
@@ -92,8 +100,10 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     events,
     env,
     components,
+    senderMcps,
     packagesLock: new Mutex(),
     services: new Services(paths, env),
+    remote: new RemoteAccess(paths, log),
     crons: new CronScheduler({
       path: paths.crons,
       fire: (entry) => fireCron(host, entry, (session) => state.crons.retarget(entry.id, session), (m) => log.warn(m)),
@@ -102,6 +112,13 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     async reload(options = {}) {
       const loaded = loadConfigFile(paths.config, env);
       const runtime = await build(loaded, { keep: options.keepMcp ? servers : undefined });
+      try {
+        // The listener follows the config; when it cannot, the reload fails and the old one stays.
+        await state.remote.apply(loaded.config.system.remote);
+      } catch (err) {
+        if (runtime.mcpServers !== servers) void runtime.mcpServers.close();
+        throw err;
+      }
       const previous = servers;
       state.config = loaded;
       servers = runtime.mcpServers;

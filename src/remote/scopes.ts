@@ -1,0 +1,66 @@
+// What each remote token scope may do (docs/remote.md#tokens-and-scopes):
+// every operation is listed, so a new one does not compile until it has a scope.
+// `read` looks, `operate` runs agents, `admin` changes what the daemon is.
+import type { ClientCase } from "../protocol/codec.ts";
+import type { Scope } from "./token-names.ts";
+
+export const OPERATION_SCOPES: Record<ClientCase, Scope> = {
+  // read: the state of the daemon and its conversations
+  ping: "read",
+  getStats: "read",
+  sessions: "read",
+  listConversations: "read",
+  getConversationHistory: "read",
+  searchSessions: "read",
+  getUsage: "read",
+  subscribeEvents: "read",
+  listAgents: "read",
+  getAgent: "read",
+  listModels: "read",
+  listMcps: "read",
+  listPackages: "read",
+  listSkills: "read",
+  listCrons: "read",
+  listProviderPresets: "read",
+  listMemory: "read",
+  getMemory: "read",
+  searchMemory: "read",
+  // operate: runs, and what runs are answered and stopped with
+  send: "operate",
+  stream: "operate",
+  replyToAsk: "operate",
+  cancel: "operate",
+  kill: "operate",
+  compact: "operate",
+  // admin: configuration, providers (their settings), packages, services, memory edits, tokens
+  listProviders: "admin",
+  getConfig: "admin",
+  setConfig: "admin",
+  reload: "admin",
+  setProvider: "admin",
+  deleteProvider: "admin",
+  setActiveModel: "admin",
+  setLocalMcps: "admin",
+  // Starts the editor's MCP server programs on this machine (docs/mcp.md "Servers from an editor").
+  attachMcps: "admin",
+  setEnabled: "admin",
+  createAgent: "admin",
+  updateAgent: "admin",
+  deleteAgent: "admin",
+  installPackage: "admin",
+  uninstallPackage: "admin",
+  searchHub: "admin",
+  startService: "admin",
+  stopService: "admin",
+  serviceLogs: "admin",
+  createCron: "admin",
+  deleteCron: "admin",
+  addMemory: "admin",
+  forgetMemory: "admin",
+  deleteConversation: "admin",
+  createToken: "admin",
+  listTokens: "admin",
+  revokeToken: "admin",
+  getRemoteStatus: "admin",
+  createPairing: "admin",
+};
