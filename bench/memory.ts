@@ -5,7 +5,9 @@
 //     sessions/, the first chunk of a resumed answer, the peak, and the
 //     memory once the session unloads;
 //   - a 20 MiB streamed answer against a 12 MiB max_answer_bytes, and against
-//     the default 4 MiB: the peak.
+//     the default 4 MiB: the peak;
+//   - another OS user flooding the TCP port with connects, all refused
+//     (bench/refused-flood.ts): memory and the owner's Ping against a floor.
 // Memory is read from /proc (VmRSS, VmHWM for the peak), outside the daemon.
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +18,7 @@ import { connect } from "../src/transport/connect.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { providerTable } from "../test/support/llm-daemon.ts";
 import { compiledBinary, SOURCE_COMMAND, spawnDaemon, stopDaemon, waitForFirstPong, type BenchDaemon } from "./daemon.ts";
+import { floodOptions, refusedFlood } from "./refused-flood.ts";
 import { progress, round } from "./stats.ts";
 
 const MIB = 1024 * 1024;
@@ -155,6 +158,8 @@ export const MEMORY_GOALS = {
   "200 MB session: after unload above idle": "≤ 32 MiB",
   "20 MiB answer, 12 MiB cap: peak above idle": "≤ 3 × cap (36 MiB)",
   "20 MiB answer, default 4 MiB cap: peak above idle": "≤ 3 × cap (12 MiB)",
+  "refused-connection flood: daemon CPU per refusal": "almost nothing",
+  "refused-connection flood: owner's Ping p50 under flood / floor": "≤ ×2",
 };
 
 export async function runMemory(options: { quick: boolean }) {
@@ -167,6 +172,8 @@ export async function runMemory(options: { quick: boolean }) {
   progress(`memory: capped answer ${JSON.stringify(answer)}`);
   const atDefault = await cappedAnswer(command, 20 * MIB, 4 * MIB);
   progress(`memory: capped answer at the default cap ${JSON.stringify(atDefault)}`);
+  const flood = await refusedFlood(floodOptions(options.quick));
+  progress(`memory: refused-connection flood ${JSON.stringify(flood)}`);
   const table = [
     ["200 MB session: daemon at start with it in sessions/, above idle", `${session.start_with_file_above_idle_mib} MiB`, "bounded"],
     ["200 MB session: first chunk", `${session.first_chunk_ms} ms`, MEMORY_GOALS["200 MB session: first chunk"]],
@@ -174,9 +181,15 @@ export async function runMemory(options: { quick: boolean }) {
     ["200 MB session: after unload above idle", `${session.after_unload_above_idle_mib} MiB`, MEMORY_GOALS["200 MB session: after unload above idle"]],
     ["20 MiB answer, 12 MiB cap: peak above idle", `${answer.peak_above_idle_mib} MiB (${answer.peak_over_cap} × cap)`, MEMORY_GOALS["20 MiB answer, 12 MiB cap: peak above idle"]],
     ["20 MiB answer, default 4 MiB cap: peak above idle", `${atDefault.peak_above_idle_mib} MiB (${atDefault.peak_over_cap} × cap)`, MEMORY_GOALS["20 MiB answer, default 4 MiB cap: peak above idle"]],
+    ["refused-connection flood: refused per second", `${flood.refused_per_s}/s`, "—"],
+    ["refused-connection flood: daemon CPU per refusal", `${flood.daemon_cpu_per_refusal_us} µs`, MEMORY_GOALS["refused-connection flood: daemon CPU per refusal"]],
+    ["refused-connection flood: RSS before / peak / after", `${flood.rss_before_mib} / ${flood.rss_peak_mib} / ${flood.rss_after_mib} MiB`, "bounded"],
+    ["refused-connection flood: owner's Ping p50 under flood / floor", `×${flood.ping_p50_ratio} (${flood.ping_flood_p50_ms} / ${flood.ping_floor_p50_ms} ms)`, MEMORY_GOALS["refused-connection flood: owner's Ping p50 under flood / floor"]],
+    ["refused-connection flood: owner's Ping p99 under flood / floor", `×${flood.ping_p99_ratio} (${flood.ping_flood_p99_ms} / ${flood.ping_floor_p99_ms} ms)`, "—"],
+    ["refused-connection flood: owner's fresh connection p50 / floor", `×${flood.fresh_p50_ratio} (${flood.fresh_flood_p50_ms} / ${flood.fresh_floor_p50_ms} ms)`, "—"],
   ];
   for (const [what, value, goal] of table) console.error(`  ${what.padEnd(66)} ${value.padEnd(26)} goal ${goal}`);
-  return { session, answer, atDefault };
+  return { session, answer, atDefault, flood };
 }
 
 if (import.meta.main) {

@@ -4,6 +4,8 @@ import { FramedConnection } from "./connection.ts";
 
 export interface ConnectionSlot {
   conn?: FramedConnection;
+  /** Closed before a connection was attached (a TCP peer hung up while being looked up). */
+  closed?: boolean;
 }
 
 /** `cork`: frames of one turn of the event loop are written together (the daemon's side). */
@@ -12,22 +14,37 @@ export function framedHandlers(
   options: { cork?: boolean } = {},
 ): SocketHandler<ConnectionSlot> {
   return {
+    ...framedEvents,
     open(socket) {
-      const conn = new FramedConnection(socket as Socket<unknown>, options.cork);
-      socket.data = { conn };
-      onOpen(conn, socket);
-    },
-    data(socket, chunk) {
-      socket.data.conn?.handleData(chunk);
-    },
-    drain(socket) {
-      socket.data.conn?.handleDrain();
-    },
-    close(socket) {
-      socket.data.conn?.handleClose();
-    },
-    error(socket) {
-      socket.data.conn?.handleClose();
+      onOpen(attachConnection(socket, options.cork), socket);
     },
   };
 }
+
+/** Wraps an open socket in a FramedConnection that its events now drive. */
+export function attachConnection(socket: Socket<MaybeSlot>, cork = false): FramedConnection {
+  const conn = new FramedConnection(socket as Socket<unknown>, cork);
+  socket.data = { conn };
+  return conn;
+}
+
+/** A socket's slot: none on a TCP socket until its peer is admitted. */
+export type MaybeSlot = ConnectionSlot | undefined;
+
+function closed(socket: Socket<MaybeSlot>): void {
+  const slot = socket.data;
+  if (slot?.conn) slot.conn.handleClose();
+  else if (slot) slot.closed = true;
+}
+
+/** Every event but `open`: to the attached connection, if any. */
+export const framedEvents: Omit<SocketHandler<MaybeSlot>, "open"> = {
+  data(socket, chunk) {
+    socket.data?.conn?.handleData(chunk);
+  },
+  drain(socket) {
+    socket.data?.conn?.handleDrain();
+  },
+  close: closed,
+  error: closed,
+};

@@ -1,5 +1,6 @@
 // UDS and TCP listeners: accept connections and hand each over as a FramedConnection.
-import { framedHandlers, type ConnectionSlot } from "./handlers.ts";
+import type { Socket } from "bun";
+import { attachConnection, framedEvents, framedHandlers, type ConnectionSlot, type MaybeSlot } from "./handlers.ts";
 import type { FramedConnection } from "./connection.ts";
 import type { TcpPair } from "./peer-uid.ts";
 
@@ -24,31 +25,50 @@ export function listenUnix(path: string, onConnection: ConnectionHandler): Liste
 /** Decides whether a TCP peer may talk to us; refused ones are dropped before any byte is read. */
 export type TcpAdmission = (pair: TcpPair) => boolean | Promise<boolean>;
 
-/** Binds loopback TCP; throws (EADDRINUSE etc.) when the port cannot be bound. */
+/**
+ * Binds loopback TCP; throws (EADDRINUSE etc.) when the port cannot be bound.
+ * Nothing is built for a connection before its peer is admitted: a refused one
+ * (a flood from another OS user) costs the lookup and the reset, no more.
+ */
 export function listenTcp(
   hostname: string,
   port: number,
   onConnection: ConnectionHandler,
   admit: TcpAdmission = () => true,
 ): Listener {
-  const server = Bun.listen<ConnectionSlot>({
+  const serve = (socket: Socket<MaybeSlot>) => {
+    socket.setNoDelay(true);
+    const conn = attachConnection(socket, true);
+    onConnection(conn);
+    return conn;
+  };
+  const server = Bun.listen<MaybeSlot>({
     hostname,
     port,
-    socket: framedHandlers((conn, socket) => {
-      const { localAddress, localPort, remoteAddress, remotePort } = socket;
-      socket.setNoDelay(true);
-      // Not a byte is read before the peer is admitted.
-      conn.pauseReading();
-      void Promise.resolve(admit({ localAddress, localPort, remoteAddress, remotePort })).then(
-        (admitted) => {
-          if (!admitted || conn.closed) return conn.abort();
-          onConnection(conn);
-          if (!conn.closed) conn.resumeReading();
-        },
-        () => conn.abort(),
-      );
-    }, { cork: true }),
-    data: {},
+    socket: {
+      ...framedEvents,
+      open(socket) {
+        const { localAddress, localPort, remoteAddress, remotePort } = socket;
+        // A peer that reset before it was even reported open has no address left: nobody to serve.
+        if (!remoteAddress || !localAddress) return void socket.terminate();
+        const verdict = admit({ localAddress, localPort, remoteAddress, remotePort });
+        if (verdict === true) return void serve(socket);
+        if (verdict === false) return void socket.terminate();
+        // Looked up in the background: not a byte is read meanwhile.
+        const slot: ConnectionSlot = {};
+        socket.data = slot;
+        socket.pause();
+        verdict.then(
+          (admitted) => {
+            if (slot.closed) return;
+            if (!admitted) return void socket.terminate();
+            const conn = serve(socket);
+            if (!conn.closed) conn.resumeReading();
+          },
+          () => void socket.terminate(),
+        );
+      },
+    },
   });
   return { port: server.port, stop: (force = false) => server.stop(force) };
 }

@@ -96,7 +96,7 @@ export class RawConnection {
    * 1.5 s — a loop of connects can outrun a busy daemon's accepts. Written
    * here again on purpose: this client shares no code with src/.
    */
-  static async open(target: { path: string } | { port: number }): Promise<RawConnection> {
+  static async open(target: { path: string } | { port: number; localPort?: number }): Promise<RawConnection> {
     const deadline = Date.now() + 1500;
     for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
       try {
@@ -108,10 +108,10 @@ export class RawConnection {
     }
   }
 
-  private static openOnce(target: { path: string } | { port: number }): Promise<RawConnection> {
+  private static openOnce(target: { path: string } | { port: number; localPort?: number }): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
       const socket =
-        "path" in target ? net.createConnection({ path: target.path }) : net.createConnection({ port: target.port, host: "127.0.0.1" });
+        "path" in target ? net.createConnection({ path: target.path }) : net.createConnection({ port: target.port, host: "127.0.0.1", localPort: target.localPort });
       socket.once("connect", () => resolve(new RawConnection(socket)));
       socket.once("error", reject);
     });
@@ -157,6 +157,11 @@ export class RawConnection {
 
   destroy(): void {
     this.socket.destroy();
+  }
+
+  /** Closes with a reset: no TIME_WAIT is left on this end, its local port is free again at once. */
+  reset(): void {
+    this.socket.resetAndDestroy();
   }
 
   private wake(): void {
