@@ -23,6 +23,8 @@ const RULES: Record<string, string[]> = {
   component: ["base"],
   daemon: ["config", "runtime", "agent", "model", "session", "service", "component", "transport", "protocol", "base"],
   cli: ["config", "service", "transport", "protocol", "base"],
+  // The web console runs in a browser: it speaks the protocol and nothing else of the daemon.
+  console: ["protocol"],
   "(root)": ["cli"],
 };
 
