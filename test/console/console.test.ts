@@ -70,6 +70,7 @@ beforeAll(async () => {
   env.fake.script({ text: "Plant the tomatoes in May.", usage: { prompt: 120_000, completion: 8_000 } });
   await owner.send({ agent: "crab", content: "when do I plant tomatoes?", sender: "cli" });
   await until(async () => (await owner.listConversations()).find((c) => c.title === "Plans for the garden"), { what: "the seeded conversation's title" });
+  env.fake.title("Greetings and an echo");
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   page = await context.newPage();
@@ -137,6 +138,7 @@ test("a run started with `crabtalk send` shows live", async () => {
   await page.getByRole("navigation", { name: "views" }).getByRole("button", { name: "Live" }).click();
   // The subscription is known to be up: the earlier runs' events are listed.
   await visible(page.locator(".event", { hasText: "The command ran." }), "an earlier run's events in the live view");
+  const doneBefore = await page.locator(".event.kind-done").count();
   env.fake.script({ text: "Live from the command line, word by word.", holdAfterChunks: 2 });
   const cli = runCli(["send", "say something live"], { home: env.daemon.home });
   let cliDone = false;
@@ -148,7 +150,7 @@ test("a run started with `crabtalk send` shows live", async () => {
   const result = await cli;
   expect(result.code).toBe(0);
   await visible(page.locator(".event", { hasText: "Live from the command line, word by word." }), "the CLI run's whole answer");
-  await visible(page.locator(".event.kind-done"), "the run's end event");
+  await pageUntil(page, "the CLI run's end event", `document.querySelectorAll(".event.kind-done").length > ${doneBefore}`);
 });
 
 test("usage shows charts per day and per model; the system view lists agents, models, MCP servers and packages", async () => {

@@ -19,8 +19,7 @@ export function SessionsView({ requests, running, onOpen }: { requests: Requests
       setError(errorText(err));
     }
   };
-  useEffect(() => void load(), []);
-  // A session that starts or ends a run changes the lists: read them again.
+  // Read on opening, and again when a session starts or ends a run (the lists change then).
   const runningKey = [...running].sort().join(",");
   useEffect(() => void load(), [runningKey]);
 
