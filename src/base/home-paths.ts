@@ -83,6 +83,10 @@ export interface HomePaths {
   logsDir: string;
   daemonLog: string;
   tokensDir: string;
+  /** `remote/` (ours, docs/remote.md): tokens of remote clients, the self-signed certificate. 0700. */
+  remoteDir: string;
+  /** `remote/tokens.json`: names, scopes and SHA-256 hashes of remote tokens, never a token. */
+  remoteTokens: string;
   history: string;
   /** `usage/ledger.jsonl` (ours, docs/usage.md): one line per finished model round. */
   usageLedger: string;
@@ -125,6 +129,8 @@ export function homePaths(home: string): HomePaths {
     logsDir: at("logs"),
     daemonLog: at("logs", "daemon.log"),
     tokensDir: at("tokens"),
+    remoteDir: at("remote"),
+    remoteTokens: at("remote", "tokens.json"),
     history: at("history"),
     usageLedger: at("usage", "ledger.jsonl"),
     searchIndex: at("index", "conversations.json"),

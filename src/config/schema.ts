@@ -7,6 +7,7 @@ import { z } from "zod";
 import { PROVIDER_KINDS, type ProviderKind } from "../base/provider-settings.ts";
 import { parseRule } from "../base/approval-rules.ts";
 import { MEMORY_VALUE } from "../base/memory-value.ts";
+import { isLoopbackHost, parseListenAddress } from "../base/listen-address.ts";
 
 export { PROVIDER_KINDS, type ProviderKind };
 
@@ -259,6 +260,46 @@ export type BudgetConfig = z.output<typeof budgetSchema>;
 export const tcpSchema = z.object({ enabled: flag.optional() }, { error: "must be a table" });
 export type TcpConfig = z.output<typeof tcpSchema>;
 
+/** Refusals that depend on more than one key of `[system.remote]` (docs/remote.md). */
+function checkRemote(r: RemoteConfig, ctx: z.RefinementCtx): void {
+  if ((r.tls_cert === undefined) !== (r.tls_key === undefined)) {
+    ctx.addIssue({ code: "custom", path: [r.tls_cert === undefined ? "tls_cert" : "tls_key"], message: "tls_cert and tls_key go together" });
+  }
+  if (r.tls !== undefined && r.tls_cert !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["tls"], message: 'set tls = "self-signed" or tls_cert/tls_key, not both' });
+  }
+  const address = parseListenAddress(r.listen);
+  if (r.enabled && typeof address !== "string" && !isLoopbackHost(address.host) && r.tls === undefined && r.tls_cert === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["listen"],
+      message: `'${r.listen}' is reachable from other machines, and without TLS tokens and cookies would cross the network in clear: set tls = "self-signed" or tls_cert/tls_key, or listen on 127.0.0.1`,
+    });
+  }
+}
+
+/** `[system.remote]` (ours, docs/remote.md): the listener for browsers and remote clients, off by default. */
+export const remoteSchema = z
+  .object(
+    {
+      enabled: flag.default(false),
+      listen: text
+        .superRefine((v, ctx) => {
+          const parsed = parseListenAddress(v);
+          if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+        })
+        .default("127.0.0.1:6690"),
+      tls: z.literal("self-signed", { error: 'must be "self-signed" (or leave it out and set tls_cert/tls_key)' }).optional(),
+      tls_cert: text.optional(),
+      tls_key: text.optional(),
+      /** DNS names a request's Host may carry besides localhost and IP literals (DNS rebinding). */
+      allowed_hosts: names.default([]),
+    },
+    { error: "must be a table" },
+  )
+  .superRefine((r, ctx) => checkRemote(r, ctx));
+export type RemoteConfig = z.output<typeof remoteSchema>;
+
 /** `[system.limits]` (ours): what one client, or many, may hold of the daemon. */
 export const limitsSchema = z.object(
   {
@@ -282,6 +323,7 @@ const systemSchema = z.object(
     sessions: sessionsSchema.prefault({}),
     tcp: tcpSchema.prefault({}),
     limits: limitsSchema.prefault({}),
+    remote: remoteSchema.prefault({}),
     crab: agentConfigSchema.prefault({}),
     tasks: tasksSchema.prefault({}),
     memory: memorySchema.prefault({}),

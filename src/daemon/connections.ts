@@ -5,7 +5,8 @@ import { encodeServerMessage } from "../protocol/codec.ts";
 import { errorReply, type Handlers } from "../protocol/server.ts";
 import { serveConnection } from "../protocol/serve.ts";
 import { FrameBudget } from "../transport/frame-budget.ts";
-import type { FramedConnection } from "../transport/connection.ts";
+import type { FrameChannel } from "../protocol/serve.ts";
+import type { FrameLimits } from "../transport/frame-budget.ts";
 import type { LimitsConfig } from "../config/schema.ts";
 import type { Logger } from "./log.ts";
 
@@ -16,9 +17,12 @@ export interface ConnectionServerOptions {
   scrubError: (message: string) => string;
 }
 
+/** A socket's framed connection, or a remote WebSocket (src/remote/ws-channel.ts). */
+export type ServedChannel = FrameChannel & { limitFrames(limits: FrameLimits): void };
+
 export interface ConnectionServer {
   /** Serves a new connection with `handlers`; refused with a 503 when the cap is reached. */
-  accept(conn: FramedConnection, handlers: Handlers): void;
+  accept(conn: ServedChannel, handlers: Handlers): void;
   /** Settles when every connection being served has finished. */
   drained(): Promise<unknown>;
 }

@@ -76,6 +76,8 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
     state.host.toolProcesses.empty
       ? handlers
       : confinedHandlers(handlers, state, toolOrigin(conn.peerSocket, state.host.toolProcesses).catch(() => NO_ORIGIN));
+  // Remote connections are served like local ones: the same limits, the daemon's handlers within the token's scope.
+  state.remote.attach({ handlers, accept: (channel, served) => void ready.then(() => connections.accept(channel, served)) });
   const endpoints = await bindEndpoints(
     paths,
     (conn) => {
@@ -92,6 +94,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
+  await state.remote.applyAtStart(state.config.config.system.remote);
   markStarted();
   await state.components.start();
   const searchIndex = keepSearchIndex(
@@ -107,6 +110,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   log.info("shutting down", { signal: await stopSignal });
 
   endpoints.close();
+  state.remote.stop();
   watcher.close();
   state.crons.stop();
   searchIndex.stop();

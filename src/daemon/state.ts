@@ -17,6 +17,7 @@ import { Mutex } from "../runtime/mutex.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { LedgerRecorder } from "./usage/recorder.ts";
 import { ConversationIndex } from "../runtime/search/conversation-index.ts";
+import { RemoteAccess } from "../remote/remote-access.ts";
 
 export interface DaemonState {
   readonly paths: HomePaths;
@@ -34,6 +35,8 @@ export interface DaemonState {
   readonly packagesLock: Mutex;
   /** Package commands run as services (a service manager's, or supervised here). */
   readonly services: Services;
+  /** Remote tokens and the remote listener (docs/remote.md). */
+  readonly remote: RemoteAccess;
   /**
    * Rebuild from disk; throws (and keeps the old config and runtime) on
    * failure. `keepMcp` keeps the MCP connections (for prompt and skill files).
@@ -94,6 +97,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     components,
     packagesLock: new Mutex(),
     services: new Services(paths, env),
+    remote: new RemoteAccess(paths, log),
     crons: new CronScheduler({
       path: paths.crons,
       fire: (entry) => fireCron(host, entry, (session) => state.crons.retarget(entry.id, session), (m) => log.warn(m)),
@@ -102,6 +106,13 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     async reload(options = {}) {
       const loaded = loadConfigFile(paths.config, env);
       const runtime = await build(loaded, { keep: options.keepMcp ? servers : undefined });
+      try {
+        // The listener follows the config; when it cannot, the reload fails and the old one stays.
+        await state.remote.apply(loaded.config.system.remote);
+      } catch (err) {
+        if (runtime.mcpServers !== servers) void runtime.mcpServers.close();
+        throw err;
+      }
       const previous = servers;
       state.config = loaded;
       servers = runtime.mcpServers;

@@ -204,6 +204,23 @@ export class Client {
     return (await this.call({ case: "listCrons", value: {} }, "cronList")).crons;
   }
 
+  // ── remote access (docs/protocol.md "Remote access") ──
+  createToken(msg: Init<"CreateTokenMsgSchema">): Promise<pb.TokenCreated> {
+    return this.call({ case: "createToken", value: msg }, "tokenCreated");
+  }
+  async listTokens(): Promise<pb.TokenInfo[]> {
+    return (await this.call({ case: "listTokens", value: {} }, "tokenList")).tokens;
+  }
+  async revokeToken(name: string): Promise<void> {
+    await this.call({ case: "revokeToken", value: { name } }, "pong");
+  }
+  getRemoteStatus(): Promise<pb.RemoteStatus> {
+    return this.call({ case: "getRemoteStatus", value: {} }, "remoteStatus");
+  }
+  createPairing(msg: Init<"CreatePairingMsgSchema">): Promise<pb.PairingCreated> {
+    return this.call({ case: "createPairing", value: msg }, "pairingCreated");
+  }
+
   // ── plumbing ──
 
   /** Sends one request and returns its single reply; an ErrorMsg throws DaemonError. */

@@ -21,7 +21,9 @@ const RULES: Record<string, string[]> = {
   config: ["protocol", "base"],
   service: ["base"],
   component: ["base"],
-  daemon: ["config", "runtime", "agent", "model", "session", "service", "component", "transport", "protocol", "base"],
+  remote: ["console", "config (types)", "transport", "protocol", "base"],
+  console: ["protocol", "base"],
+  daemon: ["config", "runtime", "agent", "model", "session", "service", "component", "remote", "transport", "protocol", "base"],
   cli: ["config", "service", "transport", "protocol", "base"],
   // The web console runs in a browser: it speaks the protocol and nothing else of the daemon.
   console: ["protocol"],

@@ -12,6 +12,7 @@ import { sessionHandlers } from "./sessions.ts";
 import { packageHandlers } from "./packages.ts";
 import { serviceHandlers } from "./services.ts";
 import { usageHandlers } from "./usage.ts";
+import { remoteHandlers } from "../../remote/handlers.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
   return {
@@ -26,6 +27,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...packageHandlers(state),
     ...serviceHandlers(state.services),
     ...usageHandlers(state),
+    ...remoteHandlers(state.remote),
     subscribeEvents: (_request, ctx) => state.events.subscribe(ctx.signal),
   };
 }
