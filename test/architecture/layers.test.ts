@@ -25,8 +25,6 @@ const RULES: Record<string, string[]> = {
   console: ["protocol", "base"],
   daemon: ["config", "runtime", "agent", "model", "session", "service", "component", "remote", "transport", "protocol", "base"],
   cli: ["config", "service", "transport", "protocol", "base"],
-  // The web console runs in a browser: it speaks the protocol and nothing else of the daemon.
-  console: ["protocol"],
   "(root)": ["cli"],
 };
 
