@@ -2,7 +2,7 @@
 //   bun run build          → dist/crabtalk for this machine
 //   bun run build --all    → dist/crabtalk-<os>-<arch>[.exe] for every target + dist/SHA256SUMS
 // --minify and --bytecode start fastest (see the README's build section for the figures).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import pkg from "./package.json" with { type: "json" };
 
@@ -28,7 +28,16 @@ const FLAGS = [
   "--sourcemap=none",
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
+  // Start-up code stays in the interpreter; the daemon returns to the normal
+  // policy at its first turn (src/base/jit-policy.ts).
+  "--compile-jit-policy=16",
 ];
+
+// The bytecode a `send` and a daemon's start use, laid out at the front of the
+// executable, so a start reads and touches less of it (build/record-order.ts
+// records them; `--no-order` builds without, as the recording needs).
+const ORDER = ["build/send.order", "build/daemon.order"].filter((file) => existsSync(file));
+if (ORDER.length > 0 && !process.argv.includes("--no-order")) FLAGS.push(`--bytecode-order=${ORDER.join(",")}`);
 
 /** The commit this build comes from, as `crabtalk --version` shows it (src/version.ts). */
 function gitCommit(): string {

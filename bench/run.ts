@@ -14,6 +14,7 @@ import { runCodec } from "./codec.ts";
 import { conversationTarget, runConversation } from "./conversation.ts";
 import { stopAll } from "./daemon.ts";
 import { runMemory } from "./memory.ts";
+import { memoryTargets } from "./memory-targets.ts";
 import { runPing } from "./ping.ts";
 import { runSend } from "./send.ts";
 import { runSearchBench } from "./search.ts";
@@ -126,15 +127,20 @@ async function main(): Promise<number> {
     }
   }
 
-  if (report.client || report.daemon || report.soak || report.conversation) {
-    report.targets = [
+  if (report.client || report.daemon || report.soak || report.conversation || report.memory) {
+    const rows: ReturnType<typeof targetTable> = [
       ...(report.client ? clientTargets(report.client as never) : []),
       ...targetTable(report.daemon as never, report.soak as never),
     ];
-    if (report.conversation) (report.targets as object[]).push(conversationTarget(report.conversation as never));
-    for (const row of report.targets as ReturnType<typeof targetTable>) {
+    if (report.conversation) rows.push(conversationTarget(report.conversation as never));
+    if (report.memory) rows.push(...memoryTargets(report.memory as never));
+    report.targets = rows;
+    for (const row of rows) {
       progress(`${row.met ? "met    " : "NOT MET"} ${row.target}: ${row.figure}${row.floor ? ` [${row.floor}]` : ""} (target ${row.goal})`);
     }
+    // The same table in Markdown, as docs/benchmarks.md shows it.
+    progress("\n| target | figure | floor (same run) | goal | |\n| --- | --- | --- | --- | --- |");
+    for (const row of rows) progress(`| ${row.target} | ${row.figure} | ${row.floor ?? ""} | ${row.goal} | ${row.met ? "met" : "**not met**"} |`);
   }
   report.total_seconds = round((performance.now() - t0) / 1000, 1);
   const json = JSON.stringify(report, null, 2);

@@ -3,7 +3,7 @@
 // requests are made from a child process whose CPU is measured alone):
 //   fetch   — Bun's fetch + reading the SSE body (the runtime floor);
 //   sdk     — the openai SDK's chat.completions.create(stream) iterated;
-//   adapter — the daemon's adapter (src/model/openai.ts) around the SDK.
+//   adapter — the daemon's adapter (src/model/openai/adapter.ts) around the SDK.
 // Same request in each (a daemon-sized body: system prompt, 9 tools, a short
 // history), modes interleaved round by round, medians.
 // Run: npx bun bench/sdk-turn.ts [rounds]
@@ -56,8 +56,8 @@ function request() {
 async function child(url: string) {
   const rounds = Number(process.env.CRABTALK_SDK_TURN_ROUNDS ?? ROUNDS);
   const { default: OpenAI } = await import("openai");
-  const { createOpenAIAdapter } = await import("../src/model/openai.ts");
-  const { toChatRequest } = await import("../src/model/openai-request.ts");
+  const { createOpenAIAdapter } = await import("../src/model/openai/adapter.ts");
+  const { toChatRequest } = await import("../src/model/openai/request.ts");
   const req = request();
   const sdk = new OpenAI({ apiKey: "bench", baseURL: url, maxRetries: 0 });
   const adapter = createOpenAIAdapter({ name: "fake", kind: "openai", apiKey: "bench", baseUrl: url, models: ["fake-model"] });

@@ -10,10 +10,10 @@ const RUNS = Number(process.argv[2] ?? 15);
 
 const ADAPTERS: Record<string, string> = {
   floor: "",
-  openai: `(await import("${REPO}/src/model/openai.ts")).createOpenAIAdapter({ name: "p", kind: "openai", apiKey: "k", models: ["m"] });`,
-  anthropic: `(await import("${REPO}/src/model/anthropic.ts")).createAnthropicAdapter({ name: "p", kind: "anthropic", apiKey: "k", models: ["m"] });`,
-  google: `(await import("${REPO}/src/model/gemini.ts")).createGeminiAdapter({ name: "p", kind: "google", apiKey: "k", models: ["m"] });`,
-  bedrock: `(await import("${REPO}/src/model/bedrock.ts")).createBedrockAdapter({ name: "p", kind: "bedrock", region: "us-east-1", accessKey: "a", secretKey: "s", models: ["m"] });`,
+  openai: `(await import("${REPO}/src/model/openai/adapter.ts")).createOpenAIAdapter({ name: "p", kind: "openai", apiKey: "k", models: ["m"] });`,
+  anthropic: `(await import("${REPO}/src/model/anthropic/adapter.ts")).createAnthropicAdapter({ name: "p", kind: "anthropic", apiKey: "k", models: ["m"] });`,
+  google: `(await import("${REPO}/src/model/gemini/adapter.ts")).createGeminiAdapter({ name: "p", kind: "google", apiKey: "k", models: ["m"] });`,
+  bedrock: `(await import("${REPO}/src/model/bedrock/adapter.ts")).createBedrockAdapter({ name: "p", kind: "bedrock", region: "us-east-1", accessKey: "a", secretKey: "s", models: ["m"] });`,
 };
 
 /** One fresh process: ms spent on the import and client, and its RSS afterwards (MB). */

@@ -3,7 +3,7 @@
 // the compiled binary, and the daemon's added latency to the first chunk at 1
 // and 100 concurrent protocol streams.
 import { rmSync } from "node:fs";
-import { createOpenAIAdapter } from "../src/model/openai.ts";
+import { createOpenAIAdapter } from "../src/model/openai/adapter.ts";
 import type { Model } from "../src/model/types.ts";
 import type { Client } from "../src/protocol/client.ts";
 import { startDaemon, tempHome, type TestDaemon } from "../test/support/daemon.ts";
@@ -293,7 +293,7 @@ export async function runSend(options: SendOptions) {
           "added latency = client first StreamChunk (performance.timeOrigin+now) minus the fake's first content SSE chunk enqueue time, same process and clock",
           "the fake server and the bench clients share the bench process (one event loop); their scheduling is included",
           "harness_floor = same pairing with the bench process fetching the fake's SSE directly (no daemon): the part of k1/k100 that is the harness, not the daemon",
-          "adapter_floor = same pairing through the daemon's OpenAI adapter (src/model/openai.ts, openai SDK) in the bench process (no daemon): the provider client's share",
+          "adapter_floor = same pairing through the daemon's OpenAI adapter (src/model/openai/adapter.ts, openai SDK) in the bench process (no daemon): the provider client's share",
           "one Client (own Unix socket connection) per stream; stream sender bench-k<K>-<i>, one session each; one warm-up round per K",
         ],
       },

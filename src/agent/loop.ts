@@ -206,6 +206,7 @@ async function* dispatchAll(
     seen++;
     const call = calls[next.index];
     messages[next.index] = { role: "tool", content: next.outcome.output, toolCallId: call.id, name: call.name };
+    if (next.outcome.isError) messages[next.index].isError = true;
     yield {
       type: "tool_result",
       callId: call.id,

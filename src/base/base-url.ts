@@ -1,18 +1,13 @@
-// Effective provider kind and base-URL normalisation (docs/providers.md#routing-and-base-urls), so a
-// base_url works given bare or as a full endpoint URL.
-import type { ProviderKind, ProviderSettings } from "./provider-settings.ts";
+// Base-URL normalisation (docs/providers.md#routing-and-base-urls), so a
+// base_url works given bare or as a full endpoint URL. Which kind uses which
+// of these is said by its entry in provider-kinds.ts.
+import type { ProviderSettings } from "./provider-settings.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export const OLLAMA_DEFAULT_BASE_URL = "http://localhost:11434/v1";
 /** llama.cpp's `llama-server` default listen address. */
 export const LLAMA_CPP_DEFAULT_BASE_URL = "http://localhost:8080/v1";
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
-
-/** `anthropic` if the kind says so or the base URL names anthropic; otherwise the kind. */
-export function effectiveKind(p: Pick<ProviderSettings, "kind" | "baseUrl">): ProviderKind {
-  if (p.kind === "anthropic" || (p.baseUrl ?? "").includes("anthropic")) return "anthropic";
-  return p.kind;
-}
 
 function stripTrailingSlashes(url: string): string {
   return url.replace(/\/+$/, "");
@@ -40,16 +35,16 @@ function isOriginOnly(url: string): boolean {
   }
 }
 
-/** The base URL the `openai` SDK gets for an OpenAI-compatible provider (it appends `/chat/completions`). */
-export function openAIBaseUrl(p: Pick<ProviderSettings, "kind" | "baseUrl">): string {
-  if (!p.baseUrl) {
-    if (p.kind === "ollama") return OLLAMA_DEFAULT_BASE_URL;
-    if (p.kind === "llama_cpp") return LLAMA_CPP_DEFAULT_BASE_URL;
-    return OPENAI_DEFAULT_BASE_URL;
-  }
-  const url = normalizeOpenAIBaseUrl(p.baseUrl);
-  // Ollama serves its OpenAI-compatible API under /v1; users often give the bare origin.
-  if (p.kind === "ollama" && isOriginOnly(url)) return `${url}/v1`;
+/**
+ * The base URL the `openai` SDK gets for an OpenAI-compatible provider (it
+ * appends `/chat/completions`): `base_url` normalised, else the kind's default.
+ * `originGetsV1`: a bare origin gets `/v1` (Ollama serves its OpenAI-compatible
+ * API there, and users often give just the origin).
+ */
+export function openAICompatibleUrl(baseUrl: string | undefined, defaultUrl: string, opts: { originGetsV1?: boolean } = {}): string {
+  if (!baseUrl) return defaultUrl;
+  const url = normalizeOpenAIBaseUrl(baseUrl);
+  if (opts.originGetsV1 && isOriginOnly(url)) return `${url}/v1`;
   return url;
 }
 
@@ -63,7 +58,7 @@ export function anthropicBaseUrl(p: Pick<ProviderSettings, "baseUrl">): string {
 }
 
 export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
-export const GEMINI_DEFAULT_API_VERSION = "v1beta";
+const GEMINI_DEFAULT_API_VERSION = "v1beta";
 
 /**
  * Where the Gemini SDK sends requests: an origin (it appends

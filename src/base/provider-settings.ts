@@ -1,19 +1,9 @@
 // What the model layer needs to know of one provider (docs/config.md#providername). The
 // daemon maps its `[provider.<name>]` config onto this; the model layer never
 // reads config itself. In src/base/ because the config schema (the kinds) and
-// `crabtalk setup` use it too (docs/architecture.md).
-
-export const PROVIDER_KINDS = [
-  "openai",
-  "anthropic",
-  "google",
-  "bedrock",
-  "ollama",
-  "azure",
-  "llama_cpp",
-] as const;
-
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+// `crabtalk setup` use it too (docs/architecture.md). What differs by kind is
+// in provider-kinds.ts.
+import type { ProviderKind } from "./provider-kinds.ts";
 
 export interface ProviderSettings {
   /** Config name of the provider (`[provider.<name>]`). */
@@ -43,8 +33,8 @@ export interface ProviderSettings {
   contextLimits?: Record<string, number>;
 }
 
-export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_TIMEOUT_SECS = 30;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_SECS = 30;
 
 export function maxRetriesOf(p: ProviderSettings): number {
   return p.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -54,8 +44,8 @@ export function timeoutSecsOf(p: ProviderSettings): number {
   return p.timeoutSecs ?? DEFAULT_TIMEOUT_SECS;
 }
 
-export const DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 120;
-export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+const DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 120;
+const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 export function maxAnswerBytesOf(p: ProviderSettings): number {
   return p.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;

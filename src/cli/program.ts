@@ -23,6 +23,8 @@ import { registerCompletionsCommand } from "./commands/completions.ts";
 import { registerPackageCommands } from "./commands/packages.ts";
 import { registerServiceCommands } from "./commands/services.ts";
 import { registerUsageCommand } from "./commands/usage.ts";
+import { registerTokenCommands } from "./commands/tokens.ts";
+import { registerRemoteCommands } from "./commands/remote.ts";
 import { registerAcpCommand } from "./acp/command.ts";
 
 /**
@@ -78,6 +80,8 @@ Examples:
   registerServiceCommands(program, conn);
   registerUsageCommand(program, conn);
   registerMemoryCommands(program, conn);
+  registerTokenCommands(program, conn);
+  registerRemoteCommands(program, conn);
   registerAcpCommand(program, conn);
   registerLogsCommand(program);
   registerDoctorCommand(program);

@@ -34,7 +34,7 @@ const PROVIDER_STRING_FIELDS = [
  * Expand a provider's string settings. `kind` is an enum and `models` are
  * routing keys checked for duplicates as written, so neither is expanded.
  */
-export function expandProvider(provider: ProviderConfig, env: Env): ProviderConfig {
+function expandProvider(provider: ProviderConfig, env: Env): ProviderConfig {
   const out: ProviderConfig = { ...provider, models: [...provider.models] };
   for (const key of PROVIDER_STRING_FIELDS) {
     const v = provider[key];

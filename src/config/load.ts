@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { ConfigError } from "./error.ts";
 import { expandVars } from "./expand.ts";
 import { configSchema, type DaemonConfig } from "./schema.ts";
+import { PROVIDER_KIND_TABLE } from "../base/provider-kinds.ts";
 import { checkAgentCwds } from "./working-dir.ts";
 
 export interface LoadedConfig {
@@ -18,7 +19,7 @@ export interface LoadedConfig {
   config: DaemonConfig;
 }
 
-export interface ValidateOptions {
+interface ValidateOptions {
   /** File name used in messages. */
   source?: string;
   /** SetConfig insists on an active model (docs/config.md#the-config-as-json); start and reload do not. */
@@ -93,17 +94,17 @@ export function parseConfigText(text: string, source = "config.toml"): LoadedCon
 }
 
 /**
- * `llama_cpp` providers need an existing `model_path` (docs/config.md#providername). Checked apart
+ * Kinds that require `model_path` (`llama_cpp`) need an existing one (docs/config.md#providername). Checked apart
  * from parsing so that parsing stays free of file-system effects; the path is
  * expanded first because it may be written as `${MODELS}/x.gguf`.
  */
-export function checkModelPaths(
+function checkModelPaths(
   config: DaemonConfig,
   env: Record<string, string | undefined>,
   source = "config.toml",
 ): void {
   for (const [name, p] of Object.entries(config.provider)) {
-    if (p.kind !== "llama_cpp" || p.model_path === undefined) continue;
+    if (!PROVIDER_KIND_TABLE[p.kind].config.required?.includes("model_path") || p.model_path === undefined) continue;
     const path = expandVars(p.model_path, env);
     if (!existsSync(path)) {
       throw new ConfigError(`${source}: ${formatPath(["provider", name, "model_path"])}: no file at '${path}'`);

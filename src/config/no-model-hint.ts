@@ -1,5 +1,6 @@
 // The "no model" message, shared by runs (src/daemon/build-runtime.ts)
 // and `crabtalk doctor`, which both read the config.
+import { detectedKeyVars } from "../base/provider-kinds.ts";
 
 /**
  * Why a run has no model, and the commands that fix it: named for the state
@@ -14,6 +15,6 @@ export function noModelHint(configPath: string, models: readonly string[] = []):
     "`crabtalk providers add NAME --kind openai --api-key-env OPENAI_API_KEY --model gpt-4o` " +
     "(its first model becomes active; `crabtalk models use MODEL` picks another), " +
     "or write a [provider.<name>] table and [system.crab] model yourself; " +
-    "or export OPENAI_API_KEY or ANTHROPIC_API_KEY, or run Ollama on 127.0.0.1:11434"
+    `or export ${detectedKeyVars().join(" or ")}, or run Ollama on 127.0.0.1:11434`
   );
 }

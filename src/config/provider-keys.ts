@@ -3,19 +3,9 @@
 // (docs/protocol.md): a key set only in the user's shell is not the daemon's.
 import { envTableValues, expandVars, providerEnv, type Env } from "./expand.ts";
 import type { ProviderConfig } from "./schema.ts";
+import { PROVIDER_KIND_TABLE, type KeyField } from "../base/provider-kinds.ts";
 
-export type KeyField = "api_key" | "access_key" | "secret_key";
-
-/** Keys a provider of each kind needs to be called. */
-export const KEY_FIELDS: Record<string, readonly KeyField[]> = {
-  openai: ["api_key"],
-  anthropic: ["api_key"],
-  google: ["api_key"],
-  azure: ["api_key"],
-  bedrock: ["access_key", "secret_key"],
-};
-
-export type KeySource = "config" | "environment" | "env_table" | "";
+type KeySource = "config" | "environment" | "env_table" | "";
 
 export interface KeyStatus {
   field: KeyField;
@@ -30,17 +20,20 @@ const REFERENCE = /\$\{([^{}]+)\}/g;
 
 /**
  * The credential settings of one provider (as written, references unexpanded)
- * against the daemon's environment and `[env]` of config.toml. Bedrock without
- * static keys uses the AWS credential chain: nothing to report.
+ * against the daemon's environment and `[env]` of config.toml, for the keys
+ * its kind is called with (src/base/provider-kinds.ts). A kind with another
+ * way in (Bedrock's AWS credential chain) and none of its keys written has
+ * nothing to report.
  */
 export function providerKeyStatus(p: ProviderConfig, env: Env, envTable: Record<string, string>): KeyStatus[] {
-  if (p.kind === "bedrock" && !p.access_key && !p.secret_key) return [];
+  const { fields, otherwise, optionalWithBaseUrl } = PROVIDER_KIND_TABLE[p.kind].credentials;
+  if (otherwise !== undefined && fields.every((f) => !p[f])) return [];
   const table = envTableValues(envTable, env);
   const merged = providerEnv(envTable, env);
   const out: KeyStatus[] = [];
-  for (const field of KEY_FIELDS[p.kind] ?? []) {
+  for (const field of fields) {
     // An OpenAI-compatible server on a base_url may need no key at all.
-    const required = !(p.kind === "openai" && p.base_url);
+    const required = !(optionalWithBaseUrl && p.base_url);
     const value = p[field] ?? "";
     if (!value && !required) continue;
     const vars = [...new Set([...value.matchAll(REFERENCE)].map((m) => m[1]!))];

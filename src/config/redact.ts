@@ -28,7 +28,7 @@ function tableOr(value: unknown): Table {
  * variable rather than holding a secret, and an empty string holds nothing,
  * so both are shown as they are.
  */
-export function redactValue(value: unknown): unknown {
+function redactValue(value: unknown): unknown {
   if (value === undefined || value === null || value === "") return value;
   if (typeof value === "string" && isSingleReference(value)) return value;
   return REDACTED;
@@ -58,7 +58,7 @@ function mapTables(tables: Table, f: (t: Table) => Table): Record<string, Table>
 }
 
 /** The GetConfig JSON (docs/config.md#the-config-as-json). Unknown top-level keys of the document are passed through. */
-export interface ConfigJson {
+interface ConfigJson {
   provider: Record<string, Table>;
   mcps: Record<string, Table>;
   system: { crab: Table; tasks: Table; memory: Table; [key: string]: unknown };

@@ -5,9 +5,9 @@ import type { z } from "zod";
 import { configSchema } from "./schema.ts";
 
 /** `number` takes decimals (US dollars); `integer` only whole numbers (`.int()` in the schema). */
-export type KeyType = "string" | "integer" | "number" | "boolean" | "strings";
+type KeyType = "string" | "integer" | "number" | "boolean" | "strings";
 
-export type SchemaNode =
+type SchemaNode =
   | { kind: "table"; fields: Record<string, SchemaNode> }
   /** `[provider.<name>]`, `[env]`: any key, each holding `value`. */
   | { kind: "map"; value: SchemaNode }
@@ -57,10 +57,10 @@ function node(schema: z.ZodType): SchemaNode {
   }
 }
 
-export const CONFIG_SHAPE: SchemaNode = node(configSchema);
+const CONFIG_SHAPE: SchemaNode = node(configSchema);
 
 /** The node at a dotted path (`provider.openai.models`), or undefined. */
-export function nodeAt(path: readonly string[]): SchemaNode | undefined {
+function nodeAt(path: readonly string[]): SchemaNode | undefined {
   let cur: SchemaNode | undefined = CONFIG_SHAPE;
   for (const part of path) {
     if (cur?.kind === "table") cur = Object.hasOwn(cur.fields, part) ? cur.fields[part] : undefined;
@@ -105,12 +105,12 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
 /** A dotted key as written in TOML: `provider."my.llm".models`. */
-export function dottedKey(path: readonly string[]): string {
+function dottedKey(path: readonly string[]): string {
   return path.map((p) => (BARE_KEY.test(p) ? p : JSON.stringify(p))).join(".");
 }
 
 /** A key or table of a parsed config that the schema does not know, with the closest known key there. */
-export interface UnknownKey {
+interface UnknownKey {
   path: string;
   guess?: string;
 }
@@ -184,7 +184,7 @@ function unknownPathMessage(path: readonly string[]): string {
 }
 
 /** `provider."gpt-4.1".models` → its parts; a quoted part may hold dots. Undefined when malformed. */
-export function splitKey(key: string): string[] | undefined {
+function splitKey(key: string): string[] | undefined {
   const parts: string[] = [];
   const re = /(?:"((?:[^"\\]|\\.)*)"|([^."]+))(\.|$)/y;
   let pos = 0;

@@ -4,12 +4,10 @@
  * Messages are phrased to follow a `path: ` prefix (see load.ts).
  */
 import { z } from "zod";
-import { PROVIDER_KINDS, type ProviderKind } from "../base/provider-settings.ts";
+import { PROVIDER_KINDS, PROVIDER_KIND_TABLE, type ProviderKind } from "../base/provider-kinds.ts";
 import { parseRule } from "../base/approval-rules.ts";
 import { MEMORY_VALUE } from "../base/memory-value.ts";
 import { isLoopbackHost, parseListenAddress } from "../base/listen-address.ts";
-
-export { PROVIDER_KINDS, type ProviderKind };
 
 const text = z.string({ error: "must be a string" });
 const flag = z.boolean({ error: "must be true or false" });
@@ -32,33 +30,22 @@ const kind = z.enum(PROVIDER_KINDS, {
 });
 
 /** The largest `max_answer_bytes`: a Send reply with such an answer still fits a 16 MiB frame. */
-export const MAX_ANSWER_BYTES_LIMIT = 12 * 1024 * 1024;
+const MAX_ANSWER_BYTES_LIMIT = 12 * 1024 * 1024;
 
-/** Requirements of one provider table that depend on its kind (docs/config.md#providername). */
+/** Requirements of one provider table that depend on its kind (docs/config.md#providername), from its entry in src/base/provider-kinds.ts. */
 function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   const missing = (key: keyof ProviderConfig): void => {
     if (p[key] === undefined || p[key] === "") {
       ctx.addIssue({ code: "custom", path: [key], message: `required for kind '${p.kind}'` });
     }
   };
-  switch (p.kind) {
-    case "bedrock":
-      missing("region");
-      // Static keys come as a pair; without them the AWS SDK's default credential chain applies.
-      if (Boolean(p.access_key) !== Boolean(p.secret_key)) {
-        missing(p.access_key ? "secret_key" : "access_key");
-      }
-      return;
-    case "ollama":
-      return;
-    case "llama_cpp":
-      // Whether the file exists is checked in load.ts: parsing stays pure.
-      missing("model_path");
-      return;
-    default:
-      if (!p.api_key && !p.base_url) {
-        ctx.addIssue({ code: "custom", path: [], message: `kind '${p.kind}' needs api_key or base_url` });
-      }
+  const { required = [], pair, keyOrBaseUrl } = PROVIDER_KIND_TABLE[p.kind].config;
+  for (const key of required) missing(key);
+  // Static keys come as a pair (Bedrock's; without them the AWS SDK's default credential chain applies).
+  if (pair && Boolean(p[pair[0]]) !== Boolean(p[pair[1]])) missing(p[pair[0]] ? pair[1] : pair[0]);
+  // Whether a `model_path` file exists is checked in load.ts: parsing stays pure.
+  if (keyOrBaseUrl && !p.api_key && !p.base_url) {
+    ctx.addIssue({ code: "custom", path: [], message: `kind '${p.kind}' needs api_key or base_url` });
   }
 }
 
@@ -106,13 +93,13 @@ const providerFields = z.object(
 );
 
 /** `[provider.<name>]` (docs/config.md#providername), with `standard` folded into `kind`. */
-export const providerSchema = providerFields
+const providerSchema = providerFields
   .transform(({ kind: k, standard, ...rest }): ProviderConfig => ({ kind: k ?? standard ?? "openai", ...rest }))
   .superRefine((p, ctx) => checkProviderKind(p, ctx));
 export type ProviderConfig = Omit<z.output<typeof providerFields>, "kind" | "standard"> & { kind: ProviderKind };
 
 /** How tools are sandboxed (`[system.tools] sandbox`, ours; docs/security.md). */
-export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+const SANDBOX_MODES = ["auto", "required", "off"] as const;
 const sandboxMode = z.enum(SANDBOX_MODES, { error: `must be one of ${SANDBOX_MODES.join(", ")}` });
 
 /** An agent config (docs/config.md#systemcrab; `[agents.<name>]` of docs/packages.md#manifests has the same keys). */
@@ -162,7 +149,6 @@ export const tasksSchema = z.object(
   },
   { error: "must be a table" },
 );
-export type TasksConfig = z.output<typeof tasksSchema>;
 
 /** `[system.memory]` (docs/config.md#systemmemory). `soul_editable` is accepted and has no effect. */
 export const memorySchema = z.object(
@@ -172,7 +158,6 @@ export const memorySchema = z.object(
   },
   { error: "must be a table" },
 );
-export type MemoryConfig = z.output<typeof memorySchema>;
 
 const mcpServerFields = z.object(
   {
@@ -201,7 +186,7 @@ export const mcpTableSchema = z
 export const agentTableSchema = z.record(z.string(), agentConfigSchema, { error: "must be a table" });
 
 /** `[disabled]` (docs/config.md#disabled). */
-export const disabledSchema = z.object(
+const disabledSchema = z.object(
   {
     providers: names.default([]),
     mcps: names.default([]),
@@ -209,10 +194,9 @@ export const disabledSchema = z.object(
   },
   { error: "must be a table" },
 );
-export type DisabledConfig = z.output<typeof disabledSchema>;
 
 /** `[system.tools]` (ours, docs/security.md): the tool sandbox and the tools' environment. */
-export const toolsSchema = z.object(
+const toolsSchema = z.object(
   {
     sandbox: sandboxMode.default("auto"),
     /** Paths tools may write besides the run's working directory and a private /tmp. */
@@ -228,36 +212,34 @@ export type ToolsConfig = z.output<typeof toolsSchema>;
 const memoryLimit = text.regex(MEMORY_VALUE, 'must be bytes with K/M/G/T ("512M"), a percentage ("50%") or "infinity"');
 
 /** `[system.service]` (ours): limits rendered into the systemd unit by `crabtalk start`. */
-export const serviceSchema = z.object(
+const serviceSchema = z.object(
   {
     memory_max: memoryLimit.optional(),
     memory_high: memoryLimit.optional(),
   },
   { error: "must be a table" },
 );
-export type ServiceConfig = z.output<typeof serviceSchema>;
 
 /** `[system.sessions]` (ours): how long an idle session's history stays in memory. */
-export const sessionsSchema = z.object(
+const sessionsSchema = z.object(
   {
     unload_after: count.default(600),
   },
   { error: "must be a table" },
 );
 /** `[system.budget]` (ours, docs/usage.md): spending limits across every run. */
-export const budgetSchema = z.object(
+const budgetSchema = z.object(
   {
     daily_usd: usd.optional(),
   },
   { error: "must be a table" },
 );
-export type BudgetConfig = z.output<typeof budgetSchema>;
 /**
  * `[system.tcp]` (ours): loopback TCP. Unset, it is on where the peer's OS
  * user can be checked (Linux) and off elsewhere; `true` elsewhere accepts any
  * local user (docs/security.md "Who can connect").
  */
-export const tcpSchema = z.object({ enabled: flag.optional() }, { error: "must be a table" });
+const tcpSchema = z.object({ enabled: flag.optional() }, { error: "must be a table" });
 export type TcpConfig = z.output<typeof tcpSchema>;
 
 /** Refusals that depend on more than one key of `[system.remote]` (docs/remote.md). */
@@ -301,7 +283,7 @@ export const remoteSchema = z
 export type RemoteConfig = z.output<typeof remoteSchema>;
 
 /** `[system.limits]` (ours): what one client, or many, may hold of the daemon. */
-export const limitsSchema = z.object(
+const limitsSchema = z.object(
   {
     /** Seconds a frame may take to arrive once its first byte has. */
     frame_timeout: positive.default(30),
@@ -351,7 +333,7 @@ function checkDuplicateModels(providers: Record<string, ProviderConfig>, ctx: z.
 }
 
 /** `[hub]` (ours): where the package index is cloned from. */
-export const hubSchema = z.object({ url: text.optional() }, { error: "must be a table" });
+const hubSchema = z.object({ url: text.optional() }, { error: "must be a table" });
 
 /** The whole `config.toml` (docs/config.md), every section optional. */
 export const configSchema = z

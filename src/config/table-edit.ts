@@ -122,7 +122,7 @@ export function verified(edited: string, expected: Table): string | undefined {
 }
 
 /** The parsed document, a copy of it, and the (created) table at `path` in the copy. */
-export function docAt(text: string, path: string[]): { expected: Table; table: Table } {
+function docAt(text: string, path: string[]): { expected: Table; table: Table } {
   const expected = JSON.parse(JSON.stringify(text.trim() === "" ? {} : parse(text))) as Table;
   let table: Table = expected;
   for (const k of path) {
@@ -181,15 +181,7 @@ export function trySetKey(text: string, path: string[], key: string, value: unkn
   return verified(edited, expected);
 }
 
-/** Removes `key` from table `path`, keeping everything else as written. */
-export function removeKey(text: string, path: string[], key: string): string {
-  const { expected, table } = docAt(text, path);
-  if (!Object.hasOwn(table, key)) return text;
-  delete table[key];
-  return tryRemoveKey(text, path, key) ?? stringify(expected) + "\n";
-}
-
-/** removeKey as a text edit only: undefined when the edit would not give the intended document. */
+/** Removes `key` from table `path` as a text edit, keeping everything else as written: undefined when the edit would not give the intended document. */
 export function tryRemoveKey(text: string, path: string[], key: string): string | undefined {
   const { expected, table } = docAt(text, path);
   if (!Object.hasOwn(table, key)) return text;

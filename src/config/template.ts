@@ -1,8 +1,22 @@
 /**
  * The `config.toml` written on first start (docs/config.md#configuration). Mostly comments:
  * it must parse as a valid config, so only the three `[system.*]` tables are
- * live and `model` is left for the user to set.
+ * live and `model` is left for the user to set. The kinds it names come from
+ * src/base/provider-kinds.ts.
  */
+import { PROVIDER_KINDS } from "../base/provider-kinds.ts";
+
+/** `text` as `# ` comment lines of at most 76 characters. */
+function commentWrapped(text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && `${lines[last]} ${word}`.length <= 76) lines[last] = `${lines[last]} ${word}`;
+    else lines.push(`# ${word}`);
+  }
+  return lines.join("\n");
+}
+
 export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 #
 # Values may reference environment variables as \${NAME}; they are expanded
@@ -12,8 +26,7 @@ export const CONFIG_TEMPLATE = `# crabtalk daemon configuration.
 # ---------------------------------------------------------------------------
 # Providers: one [provider.<name>] table each. \`models\` is required and a
 # model name may be listed by one provider only. \`kind\` defaults to "openai"
-# (any OpenAI-compatible API); others: anthropic, google, bedrock, ollama,
-# azure, llama_cpp.
+${commentWrapped(`(any OpenAI-compatible API); others: ${PROVIDER_KINDS.filter((k) => k !== "openai").join(", ")}.`)}
 # ---------------------------------------------------------------------------
 
 # [provider.openai]

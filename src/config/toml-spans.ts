@@ -4,7 +4,7 @@
 // exactly one value and keep every comment and the layout around it.
 import { stringify } from "smol-toml";
 
-export interface Assignment {
+interface Assignment {
   /** Full key path: header path + dotted key. */
   path: string[];
   /** Start of the line the key is on, and of the key itself. */
@@ -15,7 +15,7 @@ export interface Assignment {
   valueEnd: number;
 }
 
-export interface Header {
+interface Header {
   path: string[];
   /** `[[x]]`: keys under it are not addressable by path. */
   array: boolean;

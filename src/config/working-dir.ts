@@ -9,7 +9,7 @@ import type { Env } from "./expand.ts";
 import type { DaemonConfig } from "./schema.ts";
 
 /** `~` and `~/x` against the user's home; anything else as written. */
-export function expandTilde(path: string, env: Env): string {
+function expandTilde(path: string, env: Env): string {
   if (path === "~") return userHome(env);
   if (path.startsWith("~/")) return join(userHome(env), path.slice(2));
   return path;

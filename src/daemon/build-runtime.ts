@@ -24,6 +24,7 @@ import { mcpServerSpecs } from "./mcp-servers.ts";
 import { join } from "node:path";
 import { listSkillInfos } from "../runtime/skills/discover.ts";
 import { joinPools } from "../runtime/mcp/join.ts";
+import type { SenderPools } from "../runtime/mcp/sender-pools.ts";
 import { listInstalled } from "./packages/installed.ts";
 import { LOCAL_SOURCE, packageRepos, resolveAgents, resolveMcps } from "./packages/resolve.ts";
 import { sandboxedArgv } from "../runtime/tools/sandbox.ts";
@@ -63,6 +64,8 @@ export interface BuildOptions {
   mcpInBackground?: boolean;
   /** Keep these MCP connections (the runtime's own servers) instead of connecting anew (a reload for prompt or skill files). */
   mcp?: McpPool;
+  /** MCP servers editors attached to their sessions' runs: the daemon's, untouched by reloads. */
+  senderMcps?: SenderPools;
 }
 
 /** A runtime with its MCP pools known by type (the daemon closes or keeps them on reload). */
@@ -128,7 +131,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
     agentDirectoryHook,
     memoryHook(memory, config.system.memory.recall_limit),
     skills.hook,
-    mcpHook(mcp),
+    mcpHook(mcp, options.senderMcps),
     scopeHook,
     workingDirectoryHook,
     instructionsHook,

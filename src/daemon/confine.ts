@@ -28,6 +28,8 @@ const CONFIG_OPS = new Set<ClientCase>([
   "deleteProvider",
   "setActiveModel",
   "setLocalMcps",
+  // It starts programs outside the sandbox, as configured MCP servers do.
+  "attachMcps",
   "createAgent",
   "updateAgent",
   "deleteAgent",

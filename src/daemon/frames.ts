@@ -25,7 +25,7 @@ export function streamFrame(agent: string, e: TurnEvent): Reply | undefined {
     case "tool_names":
       return wrap({ case: "toolStart", value: { calls: e.names.map((name) => ({ name, arguments: "" })) } });
     case "tool_start":
-      return wrap({ case: "toolStart", value: { calls: e.calls.map((c) => ({ name: c.name, arguments: c.arguments })) } });
+      return wrap({ case: "toolStart", value: { calls: e.calls.map((c) => ({ name: c.name, arguments: c.arguments, id: c.id })) } });
     case "tool_result":
       return wrap({
         case: "toolResult",

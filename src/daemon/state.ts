@@ -12,6 +12,7 @@ import { fireCron } from "./cron/fire.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
 import { ComponentDiscovery } from "./components/discovery.ts";
+import { SenderPools } from "../runtime/mcp/sender-pools.ts";
 import { Services } from "./components/services.ts";
 import { Mutex } from "../runtime/mutex.ts";
 import pkg from "../../package.json" with { type: "json" };
@@ -31,6 +32,8 @@ export interface DaemonState {
   readonly env: Env;
   /** Components found through run/<name>.port, connected between reloads. */
   readonly components: ComponentDiscovery;
+  /** MCP servers attached to a sender's runs by AttachMcps, for as long as their connection is open. */
+  readonly senderMcps: SenderPools;
   /** One hub or package operation at a time (they share <home>/hub and packages/). */
   readonly packagesLock: Mutex;
   /** Package commands run as services (a service manager's, or supervised here). */
@@ -53,6 +56,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m));
   const events = new EventBus();
   const components = new ComponentDiscovery(paths.runDir, { warn: (m) => log.warn(m), clientVersion: pkg.version });
+  const senderMcps = new SenderPools();
   const build = (loaded: LoadedConfig, mcp?: { inBackground?: boolean; keep?: McpPool }) =>
     buildRuntime({
       loaded,
@@ -63,6 +67,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
       log,
       ollamaUrl: env.CRABTALK_OLLAMA_URL,
       components: components.pool,
+      senderMcps,
       mcpInBackground: mcp?.inBackground,
       mcp: mcp?.keep,
     });
@@ -95,6 +100,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     events,
     env,
     components,
+    senderMcps,
     packagesLock: new Mutex(),
     services: new Services(paths, env),
     remote: new RemoteAccess(paths, log),

@@ -5,6 +5,7 @@ import { runTurn, type TurnEvent, type TurnInput, type TurnOutcome } from "../ru
 import type { Host } from "../runtime/host.ts";
 import { mcpWait } from "../runtime/runtime.ts";
 import type { Session } from "../runtime/sessions.ts";
+import { useNormalJitPolicy } from "../base/jit-policy.ts";
 
 export interface TurnTask {
   /** Events in order; ends after the `done` event. */
@@ -14,6 +15,7 @@ export interface TurnTask {
 
 /** Takes the session's lock, runs the turn, releases the lock. */
 export function startTurn(host: Host, session: Session, input: TurnInput): TurnTask {
+  useNormalJitPolicy();
   const queue: TurnEvent[] = [];
   let wake: (() => void) | undefined;
   let finished = false;

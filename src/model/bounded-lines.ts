@@ -11,7 +11,7 @@ import { answerTooLarge } from "./stream-limits.ts";
 
 const NEWLINE = 10;
 
-export function boundedLines(fetchFn: Fetch, maxLineBytes: number, tooLong: () => Error): Fetch {
+function boundedLines(fetchFn: Fetch, maxLineBytes: number, tooLong: () => Error): Fetch {
   return async (input, init) => {
     const res = await fetchFn(input, init);
     if (!res.ok || !res.body || maxLineBytes <= 0) return res;
@@ -70,7 +70,7 @@ export function* eachEvent(chunk: Uint8Array): Generator<Uint8Array> {
  * streamed completion, or a hostile stream) comes near it; such an answer
  * heavily JSON-escaped past twice its size is refused although within the cap.
  */
-export function maxLineFor(maxAnswerBytes: number): number {
+function maxLineFor(maxAnswerBytes: number): number {
   return maxAnswerBytes > 0 ? 2 * maxAnswerBytes + 64 * 1024 : 0;
 }
 

@@ -2,21 +2,20 @@
 // environment, else a local Ollama server.
 import type { Fetch } from "./sdk-errors.ts";
 import type { ProviderSettings } from "../base/provider-settings.ts";
+import { PROVIDER_KINDS, PROVIDER_KIND_TABLE } from "../base/provider-kinds.ts";
 
-export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434";
-export const DEFAULT_OPENAI_MODEL = "gpt-4o";
-export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5";
+const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434";
 /** Ollama answers its tag list in a few ms when it runs; do not hold up start-up for long. */
-export const OLLAMA_PROBE_TIMEOUT_MS = 300;
+const OLLAMA_PROBE_TIMEOUT_MS = 300;
 
-export interface DetectOptions {
+interface DetectOptions {
   fetch?: Fetch;
   /** Ollama's origin (default http://127.0.0.1:11434); tests point it at a fake. */
   ollamaUrl?: string;
   timeoutMs?: number;
 }
 
-export interface DetectedProviders {
+interface DetectedProviders {
   providers: ProviderSettings[];
   /** The model to use when none is configured. */
   activeModel?: string;
@@ -32,36 +31,28 @@ function set(env: Env, key: string): string | undefined {
 }
 
 /**
- * OPENAI_API_KEY and/or ANTHROPIC_API_KEY (with optional *_MODEL and
- * *_BASE_URL) give one provider each, OpenAI first; without either, an
- * Ollama server listing at least one model gives an `ollama` provider.
+ * Each kind with a `detect` entry in provider-kinds.ts (OPENAI_API_KEY, then
+ * ANTHROPIC_API_KEY, with optional *_MODEL and *_BASE_URL) gives one provider,
+ * named after its kind; without any, an Ollama server listing at least one
+ * model gives an `ollama` provider.
  */
 export async function detectProviders(env: Env, options: DetectOptions = {}): Promise<DetectedProviders | undefined> {
   const providers: ProviderSettings[] = [];
   const sources: string[] = [];
-  const openaiKey = set(env, "OPENAI_API_KEY");
-  if (openaiKey) {
-    const baseUrl = set(env, "OPENAI_BASE_URL");
+  for (const kind of PROVIDER_KINDS) {
+    const { detect, credentials } = PROVIDER_KIND_TABLE[kind];
+    const keyVar = credentials.vars[0];
+    const apiKey = detect && keyVar !== undefined ? set(env, keyVar) : undefined;
+    if (!detect || keyVar === undefined || !apiKey) continue;
+    const baseUrl = set(env, detect.baseUrlVar);
     providers.push({
-      name: "openai",
-      kind: "openai",
-      apiKey: openaiKey,
+      name: kind,
+      kind,
+      apiKey,
       ...(baseUrl ? { baseUrl } : {}),
-      models: [set(env, "OPENAI_MODEL") ?? DEFAULT_OPENAI_MODEL],
+      models: [set(env, detect.modelVar) ?? detect.defaultModel],
     });
-    sources.push("OPENAI_API_KEY");
-  }
-  const anthropicKey = set(env, "ANTHROPIC_API_KEY");
-  if (anthropicKey) {
-    const baseUrl = set(env, "ANTHROPIC_BASE_URL");
-    providers.push({
-      name: "anthropic",
-      kind: "anthropic",
-      apiKey: anthropicKey,
-      ...(baseUrl ? { baseUrl } : {}),
-      models: [set(env, "ANTHROPIC_MODEL") ?? DEFAULT_ANTHROPIC_MODEL],
-    });
-    sources.push("ANTHROPIC_API_KEY");
+    sources.push(keyVar);
   }
   if (providers.length > 0) {
     return { providers, activeModel: providers[0]?.models[0], source: `environment (${sources.join(", ")})` };

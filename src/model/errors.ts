@@ -1,9 +1,10 @@
 // Errors of the model layer. Their messages are what a user reads at the end
 // of a failed run (docs/providers.md#errors), so they say what happened and where, and
 // never carry a secret.
+import { detectedKeyVars } from "../base/provider-kinds.ts";
 
 /** What went wrong, which decides whether a retry can help. */
-export type ProviderErrorKind =
+type ProviderErrorKind =
   | "http" // the provider answered with an HTTP error status
   | "connection" // could not connect, or the connection broke
   | "timeout" // an attempt exceeded the provider's timeout
@@ -12,9 +13,9 @@ export type ProviderErrorKind =
   | "other";
 
 /** HTTP statuses worth retrying (docs/providers.md#errors), plus Anthropic's 529 "overloaded". */
-export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
 
-export interface ProviderErrorOptions {
+interface ProviderErrorOptions {
   kind: ProviderErrorKind;
   status?: number;
   /** Transient despite its kind (e.g. an "overloaded" error event in a stream). */
@@ -47,7 +48,7 @@ export class ModelNotFoundError extends Error {
     super(
       known.length > 0
         ? `model '${model}' not found in registry (known models: ${known.join(", ")})`
-        : `model '${model}' not found in registry (no providers configured: set [provider.<name>] in config.toml, or export OPENAI_API_KEY / ANTHROPIC_API_KEY, or run Ollama)`,
+        : `model '${model}' not found in registry (no providers configured: set [provider.<name>] in config.toml, or export ${detectedKeyVars().join(" / ")}, or run Ollama)`,
     );
     this.name = "ModelNotFoundError";
     this.model = model;
@@ -131,4 +132,4 @@ export function forProvider(err: unknown, provider: string, model: string): Prov
 }
 
 /** A ProviderError already phrased for the user (forProvider is not applied twice). */
-export class NamedProviderError extends ProviderError {}
+class NamedProviderError extends ProviderError {}

@@ -15,7 +15,7 @@ export interface Route {
   model: Model;
 }
 
-export interface FallbackNotice {
+interface FallbackNotice {
   from: Route;
   to: Route;
   error: ProviderError;
@@ -29,7 +29,7 @@ export interface FallbackModel extends Model {
 }
 
 /** Whether a failure may move the step to the next model. */
-export function fallsBack(err: unknown): err is ProviderError {
+function fallsBack(err: unknown): err is ProviderError {
   return err instanceof ProviderError && err.kind !== "aborted" && err.transient;
 }
 

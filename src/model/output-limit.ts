@@ -3,11 +3,11 @@
 // so a request's worst case is known before it is sent.
 
 /** The answer's room when nothing lowers it. */
-export const DEFAULT_MAX_TOKENS = 8192;
+const DEFAULT_MAX_TOKENS = 8192;
 /** Reasoning budget when thinking is on; the limit grows by as much so the answer keeps its room. */
-export const THINKING_BUDGET_TOKENS = 8192;
+const THINKING_BUDGET_TOKENS = 8192;
 /** Anthropic's smallest thinking budget: below it a request goes without thinking. */
-export const MIN_THINKING_BUDGET_TOKENS = 1024;
+const MIN_THINKING_BUDGET_TOKENS = 1024;
 
 /** The limit a request gets when no budget lowers it: reasoning included. */
 export function defaultMaxTokens(thinking: boolean | undefined): number {

@@ -2,23 +2,23 @@
 // providers, each resolving to a Model with retries and timeouts
 // (docs/providers.md#routing-and-base-urls, docs/providers.md#errors).
 import type { Adapter } from "./adapter.ts";
-import { anthropicBaseUrl, bedrockEndpoint, effectiveKind, geminiEndpoint, openAIBaseUrl } from "../base/base-url.ts";
+import { PROVIDER_KIND_TABLE, effectiveKind, type ProviderApi, type ProviderKind } from "../base/provider-kinds.ts";
 import { contextLimit } from "./context-limit.ts";
 import { ModelNotFoundError, ProviderError, forProvider, redactSecrets } from "./errors.ts";
 import { lazyAdapter } from "./lazy.ts";
 import { withRetry } from "./retry.ts";
-import { type ProviderKind, type ProviderSettings, maxRetriesOf, streamLimitsOf, timeoutSecsOf } from "../base/provider-settings.ts";
+import { type ProviderSettings, maxRetriesOf, streamLimitsOf, timeoutSecsOf } from "../base/provider-settings.ts";
 import { withStreamLimits } from "./stream-limits.ts";
 import type { Model, ModelRequest } from "./types.ts";
 
-export interface RegistryOptions {
+interface RegistryOptions {
   /** Provider names left out (`[disabled] providers`). */
   disabled?: readonly string[];
   /** Backoff overrides (tests use a short base delay). */
   retry?: { baseDelayMs?: number; random?: () => number };
 }
 
-export interface ResolvedModel {
+interface ResolvedModel {
   /** Config name of the provider serving the model. */
   provider: string;
   /** The API family actually spoken (docs/providers.md#routing-and-base-urls effective kind). */
@@ -37,20 +37,18 @@ interface Entry extends ModelEntry {
   settings: ProviderSettings;
 }
 
+/** The adapter of each API, loaded on first call (docs/providers.md#adding-a-provider-kind). */
+const ADAPTERS: Record<ProviderApi, (p: ProviderSettings) => Promise<Adapter>> = {
+  openai: async (p) => (await import("./openai/adapter.ts")).createOpenAIAdapter(p),
+  anthropic: async (p) => (await import("./anthropic/adapter.ts")).createAnthropicAdapter(p),
+  gemini: async (p) => (await import("./gemini/adapter.ts")).createGeminiAdapter(p),
+  bedrock: async (p) => (await import("./bedrock/adapter.ts")).createBedrockAdapter(p),
+};
+
+/** The API a provider speaks (its kind's, or Anthropic's for a base URL naming it), loaded lazily. */
 function createAdapter(p: ProviderSettings): Adapter {
-  switch (effectiveKind(p)) {
-    case "anthropic":
-      return lazyAdapter(p, anthropicBaseUrl(p), async () => (await import("./anthropic.ts")).createAnthropicAdapter(p));
-    case "openai":
-    case "ollama":
-    case "azure":
-    case "llama_cpp":
-      return lazyAdapter(p, openAIBaseUrl(p), async () => (await import("./openai.ts")).createOpenAIAdapter(p));
-    case "google":
-      return lazyAdapter(p, geminiEndpoint(p).baseUrl, async () => (await import("./gemini.ts")).createGeminiAdapter(p));
-    case "bedrock":
-      return lazyAdapter(p, bedrockEndpoint(p), async () => (await import("./bedrock.ts")).createBedrockAdapter(p));
-  }
+  const spec = PROVIDER_KIND_TABLE[effectiveKind(p)];
+  return lazyAdapter(p, spec.endpoint(p), () => ADAPTERS[spec.api](p));
 }
 
 /** An adapter whose every call fails with `error` (a provider that cannot be set up). */

@@ -7,7 +7,7 @@ import type { Adapter } from "./adapter.ts";
 import { ProviderError } from "./errors.ts";
 import type { Model, ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
 
-export interface RetryPolicy {
+interface RetryPolicy {
   /** Retries after the first attempt; 0 = none. */
   maxRetries: number;
   /** Per-attempt timeout; for a stream, until its first chunk. 0 = none. */
@@ -18,7 +18,7 @@ export interface RetryPolicy {
   random?: () => number;
 }
 
-export const DEFAULT_BASE_DELAY_MS = 100;
+const DEFAULT_BASE_DELAY_MS = 100;
 
 /** The wait before retry `n` (0-based): uniform in [b/2, b] with b = base·2ⁿ. */
 export function backoffDelay(n: number, baseDelayMs = DEFAULT_BASE_DELAY_MS, random: () => number = Math.random): number {

@@ -4,7 +4,7 @@
 import { ProviderError, errorBodyMessage, httpError, redactSecrets } from "./errors.ts";
 
 /** The error classes of one SDK (the constructors are only used with instanceof). */
-export interface SdkErrorClasses {
+interface SdkErrorClasses {
   APIError: abstract new (...args: never[]) => Error;
   APIConnectionError: abstract new (...args: never[]) => Error;
   APIConnectionTimeoutError: abstract new (...args: never[]) => Error;

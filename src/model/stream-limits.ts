@@ -7,7 +7,7 @@ import type { Adapter } from "./adapter.ts";
 import { ProviderError } from "./errors.ts";
 import type { ModelRequest, StreamChunk } from "./types.ts";
 
-export interface StreamLimits {
+interface StreamLimits {
   /** Longest wait for the next chunk, in ms; 0 = none. */
   idleMs: number;
   /** Most bytes (UTF-8) of text, reasoning and tool arguments in one answer; 0 = none. */
@@ -40,7 +40,7 @@ export function withStreamLimits(adapter: Adapter, limits: StreamLimits): Adapte
 }
 
 /** UTF-8 bytes of the model output a chunk carries. */
-export function chunkBytes(chunk: StreamChunk): number {
+function chunkBytes(chunk: StreamChunk): number {
   switch (chunk.type) {
     case "text":
     case "thinking":

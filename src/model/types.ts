@@ -9,7 +9,7 @@ export interface ToolCall {
   arguments: string;
 }
 
-export interface SystemMessage {
+interface SystemMessage {
   role: "system";
   content: string;
 }
@@ -49,6 +49,8 @@ export interface ToolMessage {
   toolCallId: string;
   /** Tool name. */
   name?: string;
+  /** The result is a failure (`is_error` in the session file); providers do not send it. */
+  isError?: boolean;
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

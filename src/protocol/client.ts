@@ -52,6 +52,14 @@ export class Client {
   async reload(): Promise<void> {
     await this.call({ case: "reload", value: {} }, "pong");
   }
+  /**
+   * MCP servers for the runs of `sender` while this connection stays open
+   * (docs/protocol.md "MCP servers of a sender"): resolves to their statuses;
+   * the connection then serves nothing else.
+   */
+  async attachMcps(sender: string, servers: Init<"AttachedMcpServerSchema">[]): Promise<pb.McpInfo[]> {
+    return (await this.call({ case: "attachMcps", value: { sender, servers } }, "mcpList")).mcps;
+  }
   subscribeEvents(): AsyncGenerator<pb.AgentEventMsg> {
     return this.frames({ case: "subscribeEvents", value: {} }, "agentEvent", () => false);
   }
@@ -205,6 +213,7 @@ export class Client {
   }
 
   // ── remote access (docs/protocol.md "Remote access") ──
+  /** A new token (`expiresInSecs` 0 = never); its secret is in the reply, this once. */
   createToken(msg: Init<"CreateTokenMsgSchema">): Promise<pb.TokenCreated> {
     return this.call({ case: "createToken", value: msg }, "tokenCreated");
   }
@@ -217,6 +226,7 @@ export class Client {
   getRemoteStatus(): Promise<pb.RemoteStatus> {
     return this.call({ case: "getRemoteStatus", value: {} }, "remoteStatus");
   }
+  /** A one-time link for a new device (`scope` "" = operate); its code is in the URL's #fragment. */
   createPairing(msg: Init<"CreatePairingMsgSchema">): Promise<pb.PairingCreated> {
     return this.call({ case: "createPairing", value: msg }, "pairingCreated");
   }

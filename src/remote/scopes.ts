@@ -41,6 +41,8 @@ export const OPERATION_SCOPES: Record<ClientCase, Scope> = {
   deleteProvider: "admin",
   setActiveModel: "admin",
   setLocalMcps: "admin",
+  // Starts the editor's MCP server programs on this machine (docs/mcp.md "Servers from an editor").
+  attachMcps: "admin",
   setEnabled: "admin",
   createAgent: "admin",
   updateAgent: "admin",

@@ -19,7 +19,7 @@ export interface BroadcastEvent {
   session: bigint;
   kind: BroadcastKind;
   content: string;
-  toolCalls?: { name: string; arguments: string }[];
+  toolCalls?: { name: string; arguments: string; id: string }[];
   toolOutput?: string;
   toolIsError?: boolean;
 }
@@ -45,7 +45,7 @@ function describe(event: AgentEvent): Omit<BroadcastEvent, "agent" | "session"> 
       return {
         kind: "tool_start",
         content: event.calls.map(callLabel).join(", "),
-        toolCalls: event.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
+        toolCalls: event.calls.map((c) => ({ name: c.name, arguments: c.arguments, id: c.id })),
       };
     case "tool_result":
       return {

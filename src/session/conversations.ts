@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { countMessageLines, loadSessionFile, SessionFileError } from "./file.ts";
 import { eachLine } from "./lines.ts";
 import { parseEntryLine, parseMetaLine } from "./jsonl.ts";
+import type { AssistantMessage, ToolMessage, UserMessage } from "../model/types.ts";
 import { parseSessionFileName, SESSION_EXT } from "./names.ts";
 import { senderSlug } from "./slug.ts";
 
@@ -29,6 +30,17 @@ export interface ConversationSummary {
 export interface ConversationMessage {
   role: "user" | "assistant";
   content: string;
+  /** An assistant message's tool calls with their saved results (docs/protocol.md "Tool calls in history"). */
+  toolCalls?: ConversationToolCall[];
+}
+
+export interface ConversationToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+  /** Undefined when the file holds no result for the call. */
+  output?: string;
+  isError: boolean;
 }
 
 export interface ConversationHistory {
@@ -170,8 +182,10 @@ export function localDay(time: Date): string {
 export async function conversationHistory(path: string): Promise<ConversationHistory> {
   const { meta, messages } = await loadSessionFile(path);
   const kept: ConversationMessage[] = [];
+  const results = new ToolResults();
   for (const m of messages) {
-    if (m.role === "user" || m.role === "assistant") kept.push({ role: m.role, content: m.content });
+    if (m.role === "tool") results.attach(m);
+    else kept.push(results.open(m));
   }
   return { title: meta.title, agent: meta.agent, messages: kept };
 }
@@ -195,23 +209,81 @@ export async function conversationPage(path: string, offset: number, limit: numb
   const meta = parseMetaLine(line);
   if (meta === undefined) throw new SessionFileError(path, "invalid", `session file ${path} has no valid meta line`);
   const messages: ConversationMessage[] = [];
+  // Results follow their assistant message in the file: kept for one on this page only.
+  const results = new ToolResults();
   let total = 0;
   let bytes = 0;
   let full = false;
   for await (const text of eachLine(path, PAGE_MAX_LINE)) {
     const entry = parseEntryLine(text);
     if (entry?.kind !== "message") continue;
-    const { role, content } = entry.message;
-    if (role !== "user" && role !== "assistant") continue;
+    const message = entry.message;
+    if (message.role === "tool") {
+      bytes += results.attach(message, PAGE_MAX_BYTES - bytes);
+      continue;
+    }
+    results.clear();
     const index = total++;
     if (full || index < offset || messages.length >= limit) continue;
-    const size = Buffer.byteLength(content);
+    const kept = results.open(message);
+    const size = messageBytes(kept);
     if (messages.length > 0 && bytes + size > PAGE_MAX_BYTES) {
+      results.clear();
       full = true;
       continue;
     }
-    messages.push({ role, content });
+    messages.push(kept);
     bytes += size;
   }
   return { title: meta.title, agent: meta.agent, messages, offset, total };
+}
+
+function messageBytes(m: ConversationMessage): number {
+  let size = Buffer.byteLength(m.content);
+  for (const c of m.toolCalls ?? []) size += Buffer.byteLength(c.id) + Buffer.byteLength(c.name) + Buffer.byteLength(c.arguments);
+  return size;
+}
+
+const CUT_MARK = "\n…[truncated]";
+
+/**
+ * Tool results matched to the calls of the last assistant message by call id
+ * (docs/protocol.md "Tool calls in history"): a result with no open call (its
+ * message is not on this page) is skipped.
+ */
+class ToolResults {
+  private calls = new Map<string, ConversationToolCall>();
+
+  /** The message as history carries it; its tool calls are open for results until clear(). */
+  open(m: UserMessage | AssistantMessage): ConversationMessage {
+    this.calls.clear();
+    if (m.role === "user" || !m.toolCalls?.length) return { role: m.role, content: m.content };
+    const toolCalls = m.toolCalls.map((c): ConversationToolCall => ({ id: c.id, name: c.name, arguments: c.arguments, isError: false }));
+    for (const c of toolCalls) if (c.id) this.calls.set(c.id, c);
+    return { role: m.role, content: m.content, toolCalls };
+  }
+
+  /** Sets a result on its call, cut to `room` bytes; returns the bytes it added. */
+  attach(m: ToolMessage, room = Number.POSITIVE_INFINITY): number {
+    const call = this.calls.get(m.toolCallId);
+    if (!call || call.output !== undefined) return 0;
+    let output = m.content;
+    if (Buffer.byteLength(output) > room) output = cutUtf8(output, Math.max(0, room - Buffer.byteLength(CUT_MARK))) + CUT_MARK;
+    call.output = output;
+    call.isError = m.isError === true;
+    return Buffer.byteLength(output);
+  }
+
+  clear(): void {
+    this.calls.clear();
+  }
+}
+
+/** The longest prefix of `text` of at most `max` UTF-8 bytes, never cutting a character. */
+function cutUtf8(text: string, max: number): string {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= max) return text;
+  let end = max;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
 }

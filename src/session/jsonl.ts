@@ -98,6 +98,7 @@ function messageFields(message: StoredMessage): Record<string, unknown> {
     case "tool":
       if (message.name) out.name = message.name;
       if (message.toolCallId) out.tool_call_id = message.toolCallId;
+      if (message.isError) out.is_error = true;
       break;
     case "user":
       break;
@@ -150,6 +151,7 @@ function parseMessage(obj: Record<string, unknown>): StoredMessage | undefined {
       if (toolCallId === undefined || name === undefined) return undefined;
       const message: ToolMessage = { role: "tool", content, toolCallId };
       if (name) message.name = name;
+      if (obj.is_error === true) message.isError = true;
       return message;
     }
     default:

@@ -123,6 +123,65 @@ test("a bash call is a tool_call (execute, in_progress) then a tool_call_update 
   }
 });
 
+test("results of one step go to their own calls by id when the second call finishes first", async () => {
+  const acp = await ready();
+  try {
+    const sessionId = await newSession(acp);
+    // The first call waits for the file the second one writes: it always finishes last.
+    const calls = [
+      { id: "slow-1", name: "bash", arguments: JSON.stringify({ command: "until [ -f go ]; do sleep 0.02; done; echo slow" }) },
+      { id: "fast-2", name: "bash", arguments: JSON.stringify({ command: "echo fast; touch go" }) },
+    ];
+    t.env.fake.script({ toolCalls: calls }, { text: "both done" });
+    const res = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run both" }] });
+    expect(res.stopReason).toBe("end_turn");
+    const started = updatesOf(acp, sessionId, "tool_call") as { toolCallId: string; title: string }[];
+    expect(started.map((c) => c.title)).toEqual(["until [ -f go ]; do sleep 0.02; done; echo slow", "echo fast; touch go"]);
+    const ended = updatesOf(acp, sessionId, "tool_call_update") as { toolCallId: string; content: { content: { text: string } }[] }[];
+    // In finishing order: the fast call's result first, each on its own call.
+    expect(ended.map((u) => [u.toolCallId, u.content[0].content.text])).toEqual([
+      [started[1].toolCallId, "fast\n"],
+      [started[0].toolCallId, "slow\n"],
+    ]);
+  } finally {
+    onlyJsonRpc((await acp.close()).stdout);
+  }
+});
+
+test("session/load replays past tool calls with their final status and output", async () => {
+  let sessionId: string;
+  const cwd = scratch();
+  const first = await ready();
+  try {
+    sessionId = await newSession(first, cwd);
+    t.env.fake.script(
+      { text: "let me look", toolCalls: [{ id: "p1", name: "bash", arguments: JSON.stringify({ command: "echo past output" }) }, { id: "p2", name: "no_such_tool", arguments: "{}" }] },
+      { text: "looked" },
+    );
+    expect((await first.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look" }] })).stopReason).toBe("end_turn");
+  } finally {
+    onlyJsonRpc((await first.close()).stdout);
+  }
+  const second = await ready();
+  try {
+    await second.connection.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    const replayed = updatesOf(second, sessionId).filter((u) => u.sessionUpdate !== "available_commands_update");
+    expect(replayed.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "agent_message_chunk", "tool_call", "tool_call", "agent_message_chunk"]);
+    const [bashCall, failedCall] = replayed.filter((u) => u.sessionUpdate === "tool_call");
+    expect(bashCall).toMatchObject({
+      title: "echo past output",
+      kind: "execute",
+      status: "completed",
+      rawInput: { command: "echo past output" },
+      content: [{ type: "content", content: { type: "text", text: "past output\n" } }],
+    });
+    expect(failedCall).toMatchObject({ title: expect.stringContaining("no_such_tool"), status: "failed", content: [{ type: "content", content: { type: "text", text: "tool not available: no_such_tool" } }] });
+    expect((bashCall as { toolCallId: string }).toolCallId).not.toBe((failedCall as { toolCallId: string }).toolCallId);
+  } finally {
+    onlyJsonRpc((await second.close()).stdout);
+  }
+});
+
 async function guardedAgent(): Promise<void> {
   if ((await t.client.listAgents()).some((a) => a.name === "guarded")) return;
   await t.client.createAgent("guarded", JSON.stringify({ approve: ["bash"] }));

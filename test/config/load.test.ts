@@ -8,7 +8,7 @@ import {
   requireActiveModel,
   validateConfig,
 } from "../../src/config/load.ts";
-import { PROVIDER_KINDS } from "../../src/config/schema.ts";
+import { PROVIDER_KINDS } from "../../src/base/provider-kinds.ts";
 import { CONFIG_TEMPLATE } from "../../src/config/template.ts";
 import { tempDir } from "./tmp.ts";
 

@@ -1,6 +1,6 @@
 // The Anthropic adapter through the real `@anthropic-ai/sdk` against the fake server.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { toMessagesRequest } from "../../src/model/anthropic-request.ts";
+import { toMessagesRequest } from "../../src/model/anthropic/request.ts";
 import { FAKE_SIGNATURE, startFakeAnthropic } from "../support/fake-anthropic.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { KEY, assemble, collect, modelFor } from "./helpers.ts";

@@ -1,7 +1,7 @@
 // Azure OpenAI through the real `openai` SDK's AzureOpenAI client against the
 // fake server's deployment routes (`/openai/deployments/<name>/chat/completions?api-version=`).
 import { afterAll, beforeEach, expect, test } from "bun:test";
-import { DEFAULT_AZURE_API_VERSION } from "../../src/model/openai.ts";
+import { DEFAULT_AZURE_API_VERSION } from "../../src/model/openai/adapter.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { KEY, assemble, collect, failure, modelFor } from "./helpers.ts";

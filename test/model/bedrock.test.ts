@@ -1,6 +1,6 @@
 // The Bedrock adapter through the real `@aws-sdk/client-bedrock-runtime` against the fake server.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { toConverseRequest } from "../../src/model/bedrock-request.ts";
+import { toConverseRequest } from "../../src/model/bedrock/request.ts";
 import { FAKE_REASONING_SIGNATURE, startFakeBedrock } from "../support/fake-bedrock.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { assemble, collect, failure, modelFor } from "./helpers.ts";

@@ -1,6 +1,6 @@
 // The Gemini adapter through the real `@google/genai` SDK against the fake server.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { toGeminiRequest } from "../../src/model/gemini-request.ts";
+import { toGeminiRequest } from "../../src/model/gemini/request.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { FAKE_THOUGHT_SIGNATURE, startFakeGemini } from "../support/fake-gemini.ts";
 import { KEY, assemble, collect, failure, modelFor } from "./helpers.ts";

@@ -3,7 +3,7 @@
 // the same messages, tools and prompt come back in later requests.
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { chatRequestJson, toChatRequest } from "../../src/model/openai-request.ts";
+import { chatRequestJson, toChatRequest } from "../../src/model/openai/request.ts";
 import type { Message, ModelRequest, ToolSchema } from "../../src/model/types.ts";
 
 const text = fc.string({ unit: "binary", maxLength: 40 });

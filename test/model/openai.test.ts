@@ -1,6 +1,6 @@
 // The OpenAI-compatible adapter through the real `openai` SDK against the fake server.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { fromChatChunk, toUsage } from "../../src/model/openai-response.ts";
+import { fromChatChunk, toUsage } from "../../src/model/openai/response.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { KEY, assemble, collect, modelFor } from "./helpers.ts";

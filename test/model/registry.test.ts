@@ -1,9 +1,9 @@
 // Routing by model name, error text, context limits and presets (docs/providers.md#routing-and-base-urls, docs/providers.md#presets).
 import { describe, expect, test } from "bun:test";
-import { anthropicBaseUrl, effectiveKind, normalizeOpenAIBaseUrl, openAIBaseUrl } from "../../src/base/base-url.ts";
+import { anthropicBaseUrl, normalizeOpenAIBaseUrl } from "../../src/base/base-url.ts";
+import { PROVIDER_PRESETS, effectiveKind, endpointOf } from "../../src/base/provider-kinds.ts";
 import { contextLimit } from "../../src/model/context-limit.ts";
 import { ModelNotFoundError } from "../../src/model/errors.ts";
-import { PROVIDER_PRESETS } from "../../src/model/presets.ts";
 import { ModelRegistry } from "../../src/model/registry.ts";
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 
@@ -103,9 +103,9 @@ describe("base URLs and effective kind (docs/providers.md#routing-and-base-urls)
   });
 
   test("defaults per kind", () => {
-    expect(openAIBaseUrl({ kind: "openai" })).toBe("https://api.openai.com/v1");
-    expect(openAIBaseUrl({ kind: "ollama" })).toBe("http://localhost:11434/v1");
-    expect(openAIBaseUrl({ kind: "ollama", baseUrl: "http://gpu-box:11434/" })).toBe("http://gpu-box:11434/v1");
+    expect(endpointOf({ kind: "openai" })).toBe("https://api.openai.com/v1");
+    expect(endpointOf({ kind: "ollama" })).toBe("http://localhost:11434/v1");
+    expect(endpointOf({ kind: "ollama", baseUrl: "http://gpu-box:11434/" })).toBe("http://gpu-box:11434/v1");
     expect(anthropicBaseUrl({})).toBe("https://api.anthropic.com");
   });
 

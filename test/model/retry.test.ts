@@ -2,7 +2,8 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { ProviderError } from "../../src/model/errors.ts";
 import { backoffDelay, withRetry } from "../../src/model/retry.ts";
-import type { ProviderKind, ProviderSettings } from "../../src/base/provider-settings.ts";
+import type { ProviderKind } from "../../src/base/provider-kinds.ts";
+import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { StreamChunk } from "../../src/model/types.ts";
 import { startFakeAnthropic } from "../support/fake-anthropic.ts";
 import { startFakeBedrock } from "../support/fake-bedrock.ts";

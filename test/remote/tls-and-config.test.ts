@@ -8,7 +8,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, startDaemon, tempHome, type TestDaemon } from "../support/daemon.ts";
 import { bearer, pinnedCertificate, REMOTE_CONFIG, remoteUrl, upgradeStatus, wsClient, wsUrl } from "../support/remote.ts";
-import { DaemonError } from "../../src/protocol/client.ts";
+import type { DaemonError } from "../../src/protocol/client.ts";
 import { until } from "../support/until.ts";
 
 const started: TestDaemon[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import { conversationHistory, dateLabel, listConversations } from "../../src/session/conversations.ts";
+import { conversationHistory, conversationPage, dateLabel, listConversations } from "../../src/session/conversations.ts";
 import { appendCompactMarker, appendMessages, createSessionFile, rewriteMeta } from "../../src/session/file.ts";
 import { newSessionMeta } from "../../src/session/jsonl.ts";
 import { tempDir } from "./tmp.ts";
@@ -157,10 +157,49 @@ describe("conversationHistory", () => {
       messages: [
         { role: "user", content: "summary of old" },
         { role: "user", content: "list files" },
-        { role: "assistant", content: "" },
+        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "bash", arguments: "{}", output: "a\n", isError: false }] },
         { role: "assistant", content: "One file: a." },
       ],
     });
+  });
+
+  test("a page carries each assistant message's tool calls with their results, failed ones marked, unsaved ones without output", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "crab_user_1.jsonl");
+    await createSessionFile(file, newSessionMeta("crab", "user"));
+    await appendMessages(file, [
+      { role: "user", content: "go" },
+      {
+        role: "assistant",
+        content: "trying",
+        toolCalls: [
+          { id: "c1", name: "bash", arguments: '{"command":"ls"}' },
+          { id: "c2", name: "nope", arguments: "{}" },
+        ],
+      },
+      // Saved in finishing order; matched by id.
+      { role: "tool", content: "tool not available: nope", toolCallId: "c2", name: "nope", isError: true },
+      { role: "tool", content: "listing", toolCallId: "c1", name: "bash" },
+      { role: "assistant", content: "", toolCalls: [{ id: "c3", name: "bash", arguments: "{}" }] },
+      // The run ended before c3's result was saved.
+      { role: "user", content: "again" },
+    ]);
+    const page = await conversationPage(file, 1, 2);
+    expect(page).toMatchObject({ offset: 1, total: 4 });
+    expect(page.messages).toEqual([
+      {
+        role: "assistant",
+        content: "trying",
+        toolCalls: [
+          { id: "c1", name: "bash", arguments: '{"command":"ls"}', output: "listing", isError: false },
+          { id: "c2", name: "nope", arguments: "{}", output: "tool not available: nope", isError: true },
+        ],
+      },
+      { role: "assistant", content: "", toolCalls: [{ id: "c3", name: "bash", arguments: "{}", isError: false }] },
+    ]);
+    // The result of a message before the page is not attached to anything on it.
+    expect((await conversationPage(file, 2, 5)).messages[0].toolCalls).toEqual([{ id: "c3", name: "bash", arguments: "{}", isError: false }]);
+    expect(fs.readFileSync(file, "utf8")).toContain('"tool_call_id":"c2","is_error":true}');
   });
 
   test("a missing file fails", async () => {

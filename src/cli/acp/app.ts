@@ -1,6 +1,6 @@
 // The ACP agent of `crabtalk acp`: each ACP method handled by talking to the
 // daemon as a client (docs/editors.md).
-import { agent, RequestError, type AgentApp, type AgentContext, type McpServer, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { agent, RequestError, type AgentApp, type AgentContext, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { DaemonError } from "../../protocol/client.ts";
@@ -9,6 +9,7 @@ import type { DaemonReady } from "./daemon-ready.ts";
 import { answering } from "./errors.ts";
 import { initializeResponse } from "./initialize.ts";
 import { note } from "./log.ts";
+import { attachable, attachServers } from "./mcp-servers.ts";
 import { agentModes, skillCommands } from "./modes.ts";
 import { promptText } from "./prompt-text.ts";
 import { replayHistory } from "./replay.ts";
@@ -55,19 +56,22 @@ export function acpAgent(options: AcpOptions): AgentApp {
     })
     .onRequest("session/new", async ({ params, client }) => {
       const cwd = checkedCwd(params.cwd);
-      ignoredMcps(params.mcpServers);
+      const servers = attachable(params.mcpServers);
       const modes = await daemon(async (c) => {
         await c.getAgent(options.agent);
         return agentModes(c, options.agent);
       });
-      const session = sessions.add(newSessionId(), options.agent, cwd);
+      const id = newSessionId();
+      const hold = servers.length > 0 ? await answering(() => attachServers(conn, id, servers)) : undefined;
+      const session = sessions.add(id, options.agent, cwd);
+      sessions.holdMcps(session, hold);
       remember({ sessionId: session.id, agent: session.agent, cwd });
       advertise(client, session);
       return { sessionId: session.id, modes };
     })
     .onRequest("session/load", async ({ params, client }) => {
       const cwd = checkedCwd(params.cwd);
-      ignoredMcps(params.mcpServers);
+      const servers = attachable(params.mcpServers);
       if (!isSessionId(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
       const found = await daemon(async (c) => {
         const file = (await c.listConversations()).find((f) => f.sender === params.sessionId);
@@ -77,7 +81,9 @@ export function acpAgent(options: AcpOptions): AgentApp {
         return { agentName, modes: await agentModes(c, agentName) };
       });
       if (!found) throw RequestError.sessionNotFound(params.sessionId);
+      const hold = servers.length > 0 ? await answering(() => attachServers(conn, params.sessionId, servers)) : undefined;
       const session = sessions.add(params.sessionId, found.agentName, cwd);
+      sessions.holdMcps(session, hold);
       remember({ sessionId: session.id, agent: session.agent, cwd });
       advertise(client, session);
       return { modes: found.modes };
@@ -129,11 +135,4 @@ function checkedCwd(cwd: string): string {
   }
   if (!dir) throw RequestError.invalidParams({ cwd }, `cwd is not a directory: ${cwd}`);
   return cwd;
-}
-
-/** The daemon protocol has no per-session MCP servers (docs/editors.md#limits): say so, once per request. */
-function ignoredMcps(servers: McpServer[]): void {
-  if (servers.length === 0) return;
-  const names = servers.map((s) => s.name).join(", ");
-  note(`the editor's MCP servers (${names}) are not connected: crabtalk agents use the MCP servers in the daemon's config (docs/mcp.md)`);
 }

@@ -10,8 +10,8 @@ export function initializeResponse(): InitializeResponse {
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: false, audio: false, embeddedContext: true },
-      // The daemon protocol cannot attach MCP servers to one session: editor-sent servers are not connected.
-      mcpCapabilities: { http: false, sse: false },
+      // The editor's stdio and HTTP servers are attached to the session's runs (docs/editors.md#mcp-servers-from-the-editor).
+      mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {} },
     },
     authMethods: [],

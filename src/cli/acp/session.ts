@@ -1,5 +1,6 @@
-// One ACP session as this process holds it: its agent, directory and the
-// prompt running in it.
+// One ACP session as this process holds it: its agent, directory, the
+// prompt running in it and the editor's MCP servers.
+import type { Client } from "../../protocol/client.ts";
 export interface AcpSession {
   id: string;
   /** The crabtalk agent (the ACP mode). */
@@ -12,6 +13,8 @@ export interface AcpSession {
   turn?: RunningTurn;
   /** Counts prompts, so tool call ids stay unique within the session. */
   turns: number;
+  /** The daemon connection that keeps the editor's MCP servers attached to this session's runs. */
+  mcpHold?: Client;
 }
 
 export interface RunningTurn {
@@ -36,6 +39,13 @@ export class Sessions {
 
   get(id: string): AcpSession | undefined {
     return this.byId.get(id);
+  }
+
+  /** Gives the session the MCP servers `hold` keeps, dropping the ones it had. */
+  holdMcps(session: AcpSession, hold: Client | undefined): void {
+    const previous = session.mcpHold;
+    session.mcpHold = hold;
+    if (previous && previous !== hold) void previous.close();
   }
 
   /** The editor went away: nobody reads these runs' answers or answers their questions. */

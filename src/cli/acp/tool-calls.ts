@@ -1,14 +1,16 @@
-// Crabtalk's tool frames as ACP tool calls. The daemon's `tool_start` lists a
-// step's calls without ids and each `tool_result` carries the model's call id
-// (docs/protocol.md#stream-runs), so calls get ids here and results are matched
-// to the step's calls still open: by position when the step has one call, in
-// start order otherwise (docs/editors.md#limits).
+// Crabtalk's tool frames as ACP tool calls. The full `tool_start` gives each
+// call the model's id and each `tool_result` carries it (docs/protocol.md
+// "Tool call ids"), so a result goes to its own call whatever order the calls
+// finish in; a daemon that sends no ids gets its results matched in start order.
 import type { SessionUpdate, ToolKind } from "@agentclientprotocol/sdk";
-import type { ToolCallInfo, ToolResultEvent } from "../../protocol/gen/crabtalk_pb.ts";
+import type { ConversationToolCall, ToolCallInfo, ToolResultEvent } from "../../protocol/gen/crabtalk_pb.ts";
 import { describeCall } from "../stream/tool-summary.ts";
 
 export interface OpenCall {
+  /** The ACP tool call id. */
   id: string;
+  /** The model's call id ("" from a daemon without tool call ids). */
+  callId: string;
   name: string;
   arguments: string;
 }
@@ -62,6 +64,20 @@ export function outputText(name: string, output: string): string {
   return parts.join(parts[0]?.endsWith("\n") ? "" : "\n");
 }
 
+/** A past call as session/load replays it: one `tool_call` with its final status and output (failed when no result was saved). */
+export function pastCall(toolCallId: string, call: ConversationToolCall): SessionUpdate {
+  const done = call.output !== undefined;
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId,
+    title: toolTitle(call),
+    kind: toolKind(call.name),
+    status: done && !call.isError ? "completed" : "failed",
+    rawInput: parsed(call.arguments),
+    ...(done ? { content: [{ type: "content" as const, content: { type: "text" as const, text: outputText(call.name, call.output ?? "") } }] } : {}),
+  };
+}
+
 /** Tracks one prompt's tool calls across steps. */
 export class ToolCalls {
   private open: OpenCall[] = [];
@@ -83,7 +99,7 @@ export class ToolCalls {
 
   private begin(call: ToolCallInfo): SessionUpdate {
     const id = `${this.prefix}-${++this.count}`;
-    this.open.push({ id, name: call.name, arguments: call.arguments });
+    this.open.push({ id, callId: call.id, name: call.name, arguments: call.arguments });
     return {
       sessionUpdate: "tool_call",
       toolCallId: id,
@@ -103,7 +119,8 @@ export class ToolCalls {
 
   finished(result: ToolResultEvent): SessionUpdate[] {
     const updates = this.flushEarly();
-    const call = this.open.shift();
+    const byId = result.callId ? this.open.findIndex((c) => c.callId === result.callId) : -1;
+    const [call] = this.open.splice(Math.max(byId, 0), 1);
     if (!call) return updates;
     updates.push({
       sessionUpdate: "tool_call_update",

@@ -2,8 +2,8 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { ResourceKind } from "../../protocol/gen/crabtalk_pb.ts";
-import { kindName } from "../provider-kinds.ts";
-import { PROVIDER_KINDS } from "../../base/provider-settings.ts";
+import { kindName } from "../../protocol/provider-kind.ts";
+import { PROVIDER_KINDS } from "../../base/provider-kinds.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";

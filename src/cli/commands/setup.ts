@@ -4,8 +4,8 @@ import type { Command } from "commander";
 import type { Client } from "../../protocol/client.ts";
 import { connectClient, type ConnectOptions } from "../connect.ts";
 import { testMessage, writeProvider, type SetupChoice } from "../setup/apply.ts";
-import { KEYLESS_KINDS } from "../setup/key-vars.ts";
-import { kindName } from "../provider-kinds.ts";
+import { asksForKey } from "../../base/provider-kinds.ts";
+import { kindName } from "../../protocol/provider-kind.ts";
 import { action } from "./run.ts";
 
 export interface SetupOptions {
@@ -66,7 +66,7 @@ async function presetSetup(client: Client, opts: SetupOptions): Promise<number> 
   if (!preset) throw new Error(`unknown preset '${opts.preset}': one of ${presets.map((p) => p.name).join(", ")}`);
   if (!opts.model) throw new Error("--preset needs --model");
   const kind = kindName(preset.kind);
-  if (!opts.apiKeyEnv && !KEYLESS_KINDS.has(kind)) throw new Error(`preset '${preset.name}' needs --api-key-env <var>`);
+  if (!opts.apiKeyEnv && asksForKey(kind)) throw new Error(`preset '${preset.name}' needs --api-key-env <var>`);
   if (opts.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.apiKeyEnv)) {
     throw new Error(`--api-key-env takes a variable name, not '${opts.apiKeyEnv}'`);
   }

@@ -11,8 +11,9 @@ import { sandboxCheck } from "./sandbox-check.ts";
 import { daemonProviderChecks, localProviderChecks, modelCheck } from "./provider-checks.ts";
 import { unknownKeyList } from "../../config/schema-keys.ts";
 import type { Client } from "../../protocol/client.ts";
+import { PROVIDER_KIND_TABLE, detectedKeyVars } from "../../base/provider-kinds.ts";
 
-export type Outcome = "ok" | "fail" | "info";
+type Outcome = "ok" | "fail" | "info";
 
 export interface CheckResult {
   outcome: Outcome;
@@ -110,17 +111,10 @@ async function daemonChecks(client: Client | undefined): Promise<CheckResult[]> 
   return results;
 }
 
-const DEFAULT_URLS: Record<string, string> = {
-  openai: "https://api.openai.com/v1",
-  anthropic: "https://api.anthropic.com",
-  google: "https://generativelanguage.googleapis.com",
-  ollama: "http://localhost:11434",
-};
-
 async function onlineChecks(config: DaemonConfig, env: Env): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const [name, p] of Object.entries(config.provider)) {
-    const raw = p.base_url ?? (p.kind === "bedrock" && p.region ? `https://bedrock-runtime.${p.region}.amazonaws.com` : DEFAULT_URLS[p.kind]);
+    const raw = p.base_url ?? PROVIDER_KIND_TABLE[p.kind].probeUrl?.({ region: p.region });
     if (!raw) continue;
     const url = raw.replace(REFERENCE, (_, v: string) => env[v] ?? "");
     try {
@@ -149,7 +143,7 @@ export async function runChecks(paths: HomePaths, env: Env, options: { online?: 
     const models = config ? Object.values(config.provider).flatMap((p) => p.models) : [];
     if (client) {
       const providers = await daemonProviderChecks(client, paths, manager);
-      results.push(...(providers.length > 0 ? providers : [info("no [provider.*] configured (the daemon looks for OPENAI_API_KEY, ANTHROPIC_API_KEY or a local Ollama)")]));
+      results.push(...(providers.length > 0 ? providers : [info(`no [provider.*] configured (the daemon looks for ${detectedKeyVars().join(", ")} or a local Ollama)`)]));
       results.push(modelCheck((await client.getStats()).activeModel || undefined, paths, models));
     } else if (config) {
       results.push(...localProviderChecks(config, env, paths, manager));

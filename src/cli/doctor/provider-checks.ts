@@ -7,6 +7,7 @@ import type { HomePaths } from "../../base/home-paths.ts";
 import { noModelHint } from "../../config/no-model-hint.ts";
 import { providerKeyStatus, type KeyStatus } from "../../config/provider-keys.ts";
 import { DAEMON_LABEL } from "../../service/spec.ts";
+import { providerKindSpec } from "../../base/provider-kinds.ts";
 import type { CheckResult } from "./checks.ts";
 
 type Env = Record<string, string | undefined>;
@@ -37,7 +38,8 @@ function whereToSet(vars: string[], paths: HomePaths, manager: string): string {
 }
 
 function describe(name: string, kind: string, keys: Status[], paths: HomePaths, manager: string): CheckResult {
-  if (kind === "bedrock" && keys.length === 0) return ok(`provider ${name} (bedrock) uses the AWS default credential chain`);
+  const otherwise = providerKindSpec(kind)?.credentials.otherwise;
+  if (otherwise !== undefined && keys.length === 0) return ok(`provider ${name} (${kind}) uses ${otherwise}`);
   const problems: string[] = [];
   const found: string[] = [];
   for (const k of keys) {

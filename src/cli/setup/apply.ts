@@ -2,7 +2,7 @@
 // make its model the active one with SetActiveModel, and send a one-line
 // test message. The daemon validates and stores; nothing is written here.
 import type { Client } from "../../protocol/client.ts";
-import type { ProviderKind } from "../../base/provider-settings.ts";
+import type { ProviderKind } from "../../base/provider-kinds.ts";
 
 export interface SetupChoice {
   /** Provider config name. */
@@ -16,16 +16,16 @@ export interface SetupChoice {
   model: string;
 }
 
-export const TEST_MESSAGE = "This is a connection test from crabtalk setup: answer with one short sentence.";
+const TEST_MESSAGE = "This is a connection test from crabtalk setup: answer with one short sentence.";
 /** Who the test message is from, so that it does not continue the user's own conversation. */
-export const TEST_SENDER = "crabtalk-setup";
+const TEST_SENDER = "crabtalk-setup";
 
 /**
  * The provider table as SetProvider JSON. A provider of the same name keeps
  * its other keys (its secrets come back redacted, which the daemon restores)
  * and its other models.
  */
-export async function providerJson(client: Client, choice: SetupChoice): Promise<Record<string, unknown>> {
+async function providerJson(client: Client, choice: SetupChoice): Promise<Record<string, unknown>> {
   const existing = (await client.listProviders()).find((p) => p.name === choice.name);
   const previous = existing ? (JSON.parse(existing.config) as Record<string, unknown>) : {};
   const listed = Array.isArray(previous.models) ? previous.models.map(String) : [];

@@ -6,11 +6,10 @@
 import * as p from "@clack/prompts";
 import type { Client } from "../../protocol/client.ts";
 import type { ProviderPresetInfo } from "../../protocol/gen/crabtalk_pb.ts";
-import type { ProviderKind } from "../../base/provider-settings.ts";
+import { PROVIDER_KIND_TABLE, asksForKey, type ProviderKind } from "../../base/provider-kinds.ts";
 import { testMessage, writeProvider, type SetupChoice } from "./apply.ts";
-import { KEYLESS_KINDS, KEY_VARS } from "./key-vars.ts";
 import { listProviderModels } from "./provider-models.ts";
-import { kindName } from "../provider-kinds.ts";
+import { kindName } from "../../protocol/provider-kind.ts";
 
 class Cancelled extends Error {}
 
@@ -71,7 +70,7 @@ async function ask(client: Client, env: Record<string, string | undefined>): Pro
   const preset = picked;
   const kind = kindName(preset.kind);
   const { apiKey, keyValue } = await askKey(kind, env);
-  const region = kind === "bedrock" ? answered(await p.text({ message: "AWS region", defaultValue: "us-east-1", placeholder: "us-east-1" })) : undefined;
+  const region = PROVIDER_KIND_TABLE[kind].config.required?.includes("region") ? answered(await p.text({ message: "AWS region", defaultValue: "us-east-1", placeholder: "us-east-1" })) : undefined;
   const baseUrl = preset.fixedBaseUrl ? undefined : await askBaseUrl(kind, preset.baseUrl);
   const model = await askModel({ kind, baseUrl, apiKey: keyValue }, preset.defaultModel);
   return { name: preset.name, kind, apiKey, baseUrl, region, model };
@@ -112,8 +111,9 @@ async function askKey(
   env: Record<string, string | undefined>,
   opts: { optional?: boolean } = {},
 ): Promise<{ apiKey?: string; keyValue?: string }> {
-  if (KEYLESS_KINDS.has(kind)) return {};
-  const suggested = opts.optional ? "API_KEY" : (KEY_VARS[kind]?.find((v) => env[v]?.trim()) ?? KEY_VARS[kind]?.[0] ?? "API_KEY");
+  if (!asksForKey(kind)) return {};
+  const vars = PROVIDER_KIND_TABLE[kind].credentials.vars;
+  const suggested = opts.optional ? "API_KEY" : (vars.find((v) => env[v]?.trim()) ?? vars[0] ?? "API_KEY");
   const how = answered(
     await p.select({
       message: "API key",
@@ -142,12 +142,13 @@ async function askKey(
 }
 
 async function askBaseUrl(kind: ProviderKind, suggested: string): Promise<string | undefined> {
-  const required = kind === "azure";
+  // A kind whose preset names an endpoint prompt (Azure's resource endpoint) refuses none.
+  const required = PROVIDER_KIND_TABLE[kind].preset?.endpointPrompt;
   const value = answered(
     await p.text({
-      message: required ? "Resource endpoint (https://<name>.openai.azure.com)" : "Base URL",
+      message: required ? `${required.label} (${required.example})` : "Base URL",
       defaultValue: suggested,
-      placeholder: suggested || (required ? "https://<name>.openai.azure.com" : "(the provider's default)"),
+      placeholder: suggested || (required ? required.example : "(the provider's default)"),
       validate: (v) => {
         const url = (v ?? "").trim() || suggested;
         if (!url) return required ? "the endpoint is required" : undefined;

@@ -12,6 +12,7 @@ import { sessionHandlers } from "./sessions.ts";
 import { packageHandlers } from "./packages.ts";
 import { serviceHandlers } from "./services.ts";
 import { usageHandlers } from "./usage.ts";
+import { attachMcpsHandlers } from "./attach-mcps.ts";
 import { remoteHandlers } from "../../remote/handlers.ts";
 
 export function daemonHandlers(state: DaemonState): Handlers {
@@ -23,6 +24,7 @@ export function daemonHandlers(state: DaemonState): Handlers {
     ...skillHandlers(state),
     ...cronHandlers(state),
     ...mcpHandlers(state),
+    ...attachMcpsHandlers(state),
     ...memoryHandlers(state),
     ...packageHandlers(state),
     ...serviceHandlers(state.services),

@@ -2,11 +2,11 @@
 // change one provider table or the active model, switch resources on and off.
 // Every change is a targeted edit of config.toml, then a reload.
 import { notFound, badRequest } from "../../protocol/errors.ts";
-import { ProviderKind as WireKind, ResourceKind } from "../../protocol/gen/crabtalk_pb.ts";
+import { ResourceKind } from "../../protocol/gen/crabtalk_pb.ts";
+import { wireKind } from "../../protocol/provider-kind.ts";
 import type { Handlers } from "../../protocol/server.ts";
 import { contextLimit } from "../../model/context-limit.ts";
-import { PROVIDER_PRESETS } from "../../model/presets.ts";
-import type { ProviderKind } from "../../base/provider-settings.ts";
+import { PROVIDER_PRESETS } from "../../base/provider-kinds.ts";
 import { ConfigError } from "../../config/error.ts";
 import { validateConfig } from "../../config/load.ts";
 import { redactProvider, restoreProviderSecrets } from "../../config/redact.ts";
@@ -20,16 +20,6 @@ import type { DaemonState } from "../state.ts";
 import { providerKeyStatus } from "../../config/provider-keys.ts";
 
 type Table = Record<string, unknown>;
-
-const WIRE_KINDS: Record<ProviderKind, WireKind> = {
-  openai: WireKind.OPENAI,
-  anthropic: WireKind.ANTHROPIC,
-  google: WireKind.GOOGLE,
-  bedrock: WireKind.BEDROCK,
-  ollama: WireKind.OLLAMA,
-  azure: WireKind.AZURE,
-  llama_cpp: WireKind.LLAMA_CPP,
-};
 
 const DISABLED_LIST: Partial<Record<ResourceKind, "providers" | "mcps" | "skills">> = {
   [ResourceKind.PROVIDER]: "providers",
@@ -121,7 +111,7 @@ export function providerHandlers(state: DaemonState): Handlers {
       value: {
         presets: PROVIDER_PRESETS.map((p) => ({
           name: p.name,
-          kind: WIRE_KINDS[p.kind],
+          kind: wireKind(p.kind),
           baseUrl: p.baseUrl,
           fixedBaseUrl: p.fixedBaseUrl,
           defaultModel: p.defaultModel,
@@ -145,7 +135,7 @@ export function providerHandlers(state: DaemonState): Handlers {
             provider: m.provider,
             active: m.name === active,
             enabled: m.enabled,
-            kind: WIRE_KINDS[m.kind],
+            kind: wireKind(m.kind),
             contextLimit: contextLimit(m.name, m.limits),
           })),
         },

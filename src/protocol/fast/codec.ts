@@ -89,7 +89,7 @@ export const TokenUsage: MessageDesc = desc("TokenUsage", [
 export const StreamStart: MessageDesc = desc("StreamStart", [s(1, "agent"), { no: 2, name: "session", kind: "uint64" }]);
 export const StreamChunk: MessageDesc = desc("StreamChunk", [s(1, "content")]);
 export const StreamThinking: MessageDesc = desc("StreamThinking", [s(1, "content")]);
-export const ToolCallInfo: MessageDesc = desc("ToolCallInfo", [s(1, "name"), s(2, "arguments")]);
+export const ToolCallInfo: MessageDesc = desc("ToolCallInfo", [s(1, "name"), s(2, "arguments"), s(50, "id")]);
 export const ToolStartEvent: MessageDesc = desc("ToolStartEvent", [msg(1, "calls", () => ToolCallInfo, true)]);
 export const ToolResultEvent: MessageDesc = desc("ToolResultEvent", [
   s(1, "callId"),

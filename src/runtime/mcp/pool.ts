@@ -59,7 +59,7 @@ function serverEnv(spec: McpServerSpec, options: McpConnectOptions): Record<stri
 }
 
 function makeTransport(spec: McpServerSpec, options: McpConnectOptions): Transport {
-  if (spec.url) return new StreamableHTTPClientTransport(new URL(spec.url));
+  if (spec.url) return new StreamableHTTPClientTransport(new URL(spec.url), spec.headers ? { requestInit: { headers: spec.headers } } : undefined);
   if (!spec.command) throw new Error("neither command nor url is set");
   return new StdioClientTransport({ command: spec.command, args: spec.args, env: serverEnv(spec, options), cwd: spec.cwd, stderr: "ignore" });
 }

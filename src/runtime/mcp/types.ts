@@ -12,6 +12,8 @@ export interface McpServerSpec {
   cwd?: string;
   /** Streamable HTTP endpoint; takes precedence over `command`. */
   url?: string;
+  /** Headers sent with every HTTP request (an editor's servers, docs/mcp.md#servers-from-an-editor). */
+  headers?: Record<string, string>;
 }
 
 export interface McpConnectOptions {

@@ -3,6 +3,7 @@
 // `prices` in config.toml. A model with neither has no price: its tokens are
 // counted, its cost is unknown (never guessed as zero).
 import type { Usage } from "../../model/types.ts";
+import { isLocalKind } from "../../base/provider-kinds.ts";
 
 /** USD per million tokens. Cache prices default to the input price. */
 export interface ModelPrice {
@@ -57,9 +58,6 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
   "deepseek-reasoner": { input: 0.55, output: 2.19, cache_read: 0.14 },
 };
 
-/** Provider kinds that run on the user's machine: their tokens cost nothing. */
-const LOCAL_KINDS = new Set(["ollama", "llama_cpp"]);
-
 export interface PricedProvider {
   kind: string;
   /** `prices` of `[provider.<name>]`, by exact model name. */
@@ -75,7 +73,8 @@ export class PriceBook {
     const p = this.providers.get(provider);
     const own = p?.prices?.[model];
     if (own) return own;
-    if (p && LOCAL_KINDS.has(p.kind)) return { input: 0, output: 0 };
+    // A kind that runs on the user's machine (`local` in src/base/provider-kinds.ts): its tokens cost nothing.
+    if (p && isLocalKind(p.kind)) return { input: 0, output: 0 };
     return defaultPrice(model);
   }
 

@@ -4,9 +4,9 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import type { Message, ModelRequest, ToolSchema } from "./types.ts";
+import type { Message, ModelRequest, ToolSchema } from "../types.ts";
 
-export type ChatRequestBody = Omit<ChatCompletionCreateParamsBase, "stream" | "stream_options">;
+type ChatRequestBody = Omit<ChatCompletionCreateParamsBase, "stream" | "stream_options">;
 
 export function toChatRequest(request: ModelRequest): ChatRequestBody {
   const messages: ChatCompletionMessageParam[] = [];

@@ -4,7 +4,7 @@
 // DeepSeek's cache counters), so those are read defensively.
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import type { StreamChunk, ToolCall, ModelResponse, Usage } from "./types.ts";
+import type { StreamChunk, ToolCall, ModelResponse, Usage } from "../types.ts";
 
 function field(obj: unknown, key: string): unknown {
   return typeof obj === "object" && obj !== null ? (obj as Record<string, unknown>)[key] : undefined;

@@ -1,14 +1,14 @@
 // Adapter for Google Gemini through `@google/genai` (the Gemini Developer
 // API: an API key, streamGenerateContent over SSE and generateContent).
 import { ApiError, GoogleGenAI } from "@google/genai";
-import type { Adapter } from "./adapter.ts";
-import { geminiEndpoint } from "../base/base-url.ts";
-import { ProviderError, httpError } from "./errors.ts";
-import { GeminiStreamState, fromGenerateContent } from "./gemini-response.ts";
-import { toGeminiRequest } from "./gemini-request.ts";
-import { lowLevelError, redacted } from "./sdk-errors.ts";
-import type { ProviderSettings } from "../base/provider-settings.ts";
-import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
+import type { Adapter } from "../adapter.ts";
+import { geminiEndpoint } from "../../base/base-url.ts";
+import { ProviderError, httpError } from "../errors.ts";
+import { GeminiStreamState, fromGenerateContent } from "./response.ts";
+import { toGeminiRequest } from "./request.ts";
+import { lowLevelError, redacted } from "../sdk-errors.ts";
+import type { ProviderSettings } from "../../base/provider-settings.ts";
+import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
 
 export function createGeminiAdapter(p: ProviderSettings): Adapter {
   const { baseUrl, apiVersion } = geminiEndpoint(p);

@@ -1,10 +1,10 @@
 // Neutral request → Bedrock Converse / ConverseStream input (docs/agent-loop.md#model-request, docs/providers.md#thinking).
 import type { ContentBlock, ConverseRequest, Message as BedrockMessage, Tool } from "@aws-sdk/client-bedrock-runtime";
-import { defaultMaxTokens, thinkingBudgetWithin } from "./output-limit.ts";
-import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "./tool-args.ts";
-import type { AssistantMessage, ModelRequest, ToolSchema } from "./types.ts";
+import { defaultMaxTokens, thinkingBudgetWithin } from "../output-limit.ts";
+import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
+import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
 
-export type BedrockRequest = Omit<ConverseRequest, "messages"> & { messages: BedrockMessage[] };
+type BedrockRequest = Omit<ConverseRequest, "messages"> & { messages: BedrockMessage[] };
 
 export function toConverseRequest(request: ModelRequest): BedrockRequest {
   const system: string[] = request.system ? [request.system] : [];

@@ -1,10 +1,10 @@
 // Neutral request → Gemini generateContent parameters (docs/agent-loop.md#model-request, docs/providers.md#thinking).
 import type { Content, FunctionDeclaration, GenerateContentConfig, Part } from "@google/genai";
-import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "./tool-args.ts";
-import type { AssistantMessage, ModelRequest, ToolSchema } from "./types.ts";
+import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
+import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
 
 
-export interface GeminiRequest {
+interface GeminiRequest {
   model: string;
   contents: Content[];
   config: GenerateContentConfig;

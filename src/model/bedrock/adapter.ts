@@ -8,14 +8,14 @@ import {
   ConverseStreamCommand,
 } from "@aws-sdk/client-bedrock-runtime";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
-import type { Adapter } from "./adapter.ts";
-import { bedrockEndpoint } from "../base/base-url.ts";
-import { ProviderError, httpError } from "./errors.ts";
-import { BedrockStreamState, fromConverse } from "./bedrock-response.ts";
-import { toConverseRequest } from "./bedrock-request.ts";
-import { lowLevelError, redacted } from "./sdk-errors.ts";
-import type { ProviderSettings } from "../base/provider-settings.ts";
-import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
+import type { Adapter } from "../adapter.ts";
+import { bedrockEndpoint } from "../../base/base-url.ts";
+import { ProviderError, httpError } from "../errors.ts";
+import { BedrockStreamState, fromConverse } from "./response.ts";
+import { toConverseRequest } from "./request.ts";
+import { lowLevelError, redacted } from "../sdk-errors.ts";
+import type { ProviderSettings } from "../../base/provider-settings.ts";
+import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
 
 export function createBedrockAdapter(p: ProviderSettings): Adapter {
   const baseUrl = bedrockEndpoint(p);

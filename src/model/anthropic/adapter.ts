@@ -1,16 +1,16 @@
 // Adapter for the Anthropic Messages API (and proxies that speak it).
 import Anthropic from "@anthropic-ai/sdk";
-import type { Adapter } from "./adapter.ts";
-import { SDK_TIMEOUT_MS } from "./adapter.ts";
-import { fromMessage, AnthropicStreamState } from "./anthropic-response.ts";
-import { toMessagesRequest } from "./anthropic-request.ts";
-import { anthropicBaseUrl } from "../base/base-url.ts";
-import { ProviderError } from "./errors.ts";
-import { unfinishedStream } from "./stream-end.ts";
-import { boundedFetch } from "./bounded-lines.ts";
-import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
-import type { ProviderSettings } from "../base/provider-settings.ts";
-import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
+import type { Adapter } from "../adapter.ts";
+import { SDK_TIMEOUT_MS } from "../adapter.ts";
+import { fromMessage, AnthropicStreamState } from "./response.ts";
+import { toMessagesRequest } from "./request.ts";
+import { anthropicBaseUrl } from "../../base/base-url.ts";
+import { ProviderError } from "../errors.ts";
+import { unfinishedStream } from "../stream-end.ts";
+import { boundedFetch } from "../bounded-lines.ts";
+import { ErrorBodies, type ErrorContext, toProviderError } from "../sdk-errors.ts";
+import type { ProviderSettings } from "../../base/provider-settings.ts";
+import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
 
 export function createAnthropicAdapter(p: ProviderSettings): Adapter {
   const baseUrl = anthropicBaseUrl(p);

@@ -1,7 +1,7 @@
 // Anthropic Messages answers (stream events and whole messages) → neutral
 // StreamChunks / ModelResponse.
 import type { Message, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
-import type { ModelResponse, StreamChunk, ToolCall, Usage } from "./types.ts";
+import type { ModelResponse, StreamChunk, ToolCall, Usage } from "../types.ts";
 
 interface AnthropicUsage {
   input_tokens?: number | null;

@@ -1,17 +1,17 @@
 // Adapter for OpenAI Chat Completions and every API that copies it: OpenAI,
 // Azure OpenAI, Ollama, llama.cpp, vLLM, DeepSeek, LM Studio (by base_url).
 import OpenAI, { AzureOpenAI } from "openai";
-import type { Adapter } from "./adapter.ts";
-import { SDK_TIMEOUT_MS } from "./adapter.ts";
-import { openAIBaseUrl } from "../base/base-url.ts";
-import { ProviderError } from "./errors.ts";
-import { fromChatChunk, fromChatCompletion } from "./openai-response.ts";
-import { chatRequestJson, toChatRequest } from "./openai-request.ts";
-import { unfinishedStream } from "./stream-end.ts";
-import { boundedFetch } from "./bounded-lines.ts";
-import { ErrorBodies, type ErrorContext, toProviderError } from "./sdk-errors.ts";
-import type { ProviderSettings } from "../base/provider-settings.ts";
-import type { ModelRequest, ModelResponse, StreamChunk } from "./types.ts";
+import type { Adapter } from "../adapter.ts";
+import { SDK_TIMEOUT_MS } from "../adapter.ts";
+import { PROVIDER_KIND_TABLE } from "../../base/provider-kinds.ts";
+import { ProviderError } from "../errors.ts";
+import { fromChatChunk, fromChatCompletion } from "./response.ts";
+import { chatRequestJson, toChatRequest } from "./request.ts";
+import { unfinishedStream } from "../stream-end.ts";
+import { boundedFetch } from "../bounded-lines.ts";
+import { ErrorBodies, type ErrorContext, toProviderError } from "../sdk-errors.ts";
+import type { ProviderSettings } from "../../base/provider-settings.ts";
+import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
 
 const JSON_CONTENT = { "content-type": "application/json" };
 
@@ -55,7 +55,7 @@ function outputLimitField(p: ProviderSettings, baseUrl: string): "max_completion
 }
 
 export function createOpenAIAdapter(p: ProviderSettings): Adapter {
-  const baseUrl = openAIBaseUrl(p);
+  const baseUrl = PROVIDER_KIND_TABLE[p.kind].endpoint(p);
   const limitField = outputLimitField(p, baseUrl);
   const limit = (request: ModelRequest): Record<string, number> =>
     request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens };
@@ -112,7 +112,7 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
     serialized
       ? { model: request.model, messages: [], stream: true as const }
       : { ...toChatRequest(request), ...limit(request), stream: true as const, stream_options: { include_usage: true } };
-  // The body the SDK sends, serialized by us (openai-request.ts chatRequestJson): a string
+  // The body the SDK sends, serialized by us (request.ts chatRequestJson): a string
   // body with its content type is passed through verbatim.
   const streamOptions = (request: ModelRequest) =>
     serialized

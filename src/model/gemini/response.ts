@@ -1,8 +1,8 @@
 // Gemini generateContent answers (streamed chunks and whole responses) →
 // neutral StreamChunks / ModelResponse.
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from "@google/genai";
-import { GEMINI_SIGNATURE_PREFIX } from "./tool-args.ts";
-import type { ModelResponse, StreamChunk, ToolCall, Usage } from "./types.ts";
+import { GEMINI_SIGNATURE_PREFIX } from "../tool-args.ts";
+import type { ModelResponse, StreamChunk, ToolCall, Usage } from "../types.ts";
 
 /** Thoughts count as completion tokens, as OpenAI counts reasoning tokens. */
 export function toUsage(u: GenerateContentResponseUsageMetadata): Usage {

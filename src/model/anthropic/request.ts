@@ -5,13 +5,12 @@ import type {
   MessageParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
-import { defaultMaxTokens, thinkingBudgetWithin } from "./output-limit.ts";
-import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "./tool-args.ts";
-import type { AssistantMessage, ModelRequest, ToolSchema } from "./types.ts";
+import { defaultMaxTokens, thinkingBudgetWithin } from "../output-limit.ts";
+import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
+import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
 
-export { DEFAULT_MAX_TOKENS, THINKING_BUDGET_TOKENS } from "./output-limit.ts";
 
-export type MessagesRequestBody = Omit<MessageCreateParamsBase, "stream">;
+type MessagesRequestBody = Omit<MessageCreateParamsBase, "stream">;
 
 interface Turn {
   role: "user" | "assistant";
