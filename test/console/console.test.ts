@@ -1,9 +1,10 @@
 // The web console (docs/remote.md, "The web console") in real headless
 // Chromium against a real daemon with the remote listener on and a fake
 // provider: log in with a token, see the conversations, chat with a streamed
-// answer, answer an approval, cancel a stalled run, watch a CLI run live, and
-// what a read token and a phone-width screen get. Screenshots of the main
-// views are written under the test's temporary directory.
+// answer, answer an approval, read the tool calls back in the history, cancel
+// a stalled run, watch a CLI run live, and what a read token and a
+// phone-width screen get. Screenshots of the main views are written under the
+// test's temporary directory.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,8 +34,26 @@ async function createToken(name: string, scope: string): Promise<string> {
   return (await owner.call({ case: "createToken", value: { name, scope } }, "tokenCreated")).token;
 }
 
+/** The whole page, shot in a viewport as tall as it: the sticky composer then sits in its place, not over the last answer. */
 async function shot(p: Page, name: string): Promise<void> {
+  const size = p.viewportSize();
+  const height = Number(await p.evaluate("document.documentElement.scrollHeight"));
+  if (size && height > size.height) await p.setViewportSize({ width: size.width, height });
   await p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  if (size) await p.setViewportSize(size);
+}
+
+/**
+ * Waits until no chat turn is running. The chat runs one message at a time
+ * (one sent during a run stays in the box), so a test that sends next waits
+ * for the run before it to end, not only for its last words.
+ */
+async function chatIdle(p: Page, what: string): Promise<void> {
+  await pageUntil(p, what, `document.querySelectorAll(".turn").length > 0 && document.querySelector(".turn.running") === null`);
+}
+
+function nav(p: Page, view: string) {
+  return p.getByRole("navigation", { name: "views" }).getByRole("button", { name: view });
 }
 
 /** Logs `p` in with `token` through the login form, by keyboard alone. */
@@ -93,7 +112,7 @@ test("a token logs in, and the existing conversation is listed; its history open
 });
 
 test("a message gets its answer streamed into the chat, thinking dimmed", async () => {
-  await page.getByRole("navigation", { name: "views" }).getByRole("button", { name: "Chat" }).click();
+  await nav(page, "Chat").click();
   env.fake.script({ thinking: "The user greets me.", text: "Hello from the fake model, streamed in pieces.", usage: { prompt: 60_000, completion: 4_000 } });
   await page.getByLabel("Message").fill("hello there");
   await page.getByLabel("Message").press("Enter");
@@ -104,7 +123,15 @@ test("a message gets its answer streamed into the chat, thinking dimmed", async 
 });
 
 test("an approval is answered in the page and the tool runs", async () => {
-  env.fake.script({ toolCalls: [{ id: "a1", name: "bash", arguments: JSON.stringify({ command: "echo approved-in-browser" }) }] }, { text: "The command ran." });
+  env.fake.script(
+    {
+      toolCalls: [
+        { id: "a1", name: "bash", arguments: JSON.stringify({ command: "echo approved-in-browser" }) },
+        { id: "a2", name: "no_such_tool", arguments: JSON.stringify({ path: "nowhere" }) },
+      ],
+    },
+    { text: "The command ran." },
+  );
   await page.getByLabel("Message").fill("run the echo");
   await page.getByRole("button", { name: "Send" }).click();
   const allow = await visible(page.getByRole("button", { name: "Allow once" }), "the approval's buttons");
@@ -112,27 +139,58 @@ test("an approval is answered in the page and the tool runs", async () => {
   await shot(page, "approval");
   await allow.click();
   await visible(page.getByText("The command ran."), "the answer after the approved call");
+  await chatIdle(page, "the approved run's end");
   await visible(page.locator(".ask.answered", { hasText: "answered: yes" }), "the approval marked answered");
-  const card = page.locator(".tool-card", { hasText: "bash" }).last();
-  await card.locator("summary").first().click();
-  await visible(card.getByText("approved-in-browser").last(), "the tool's output in its card");
+  const card = page.locator(".turn.done .tool-card.done", { hasText: "bash" }).last();
+  await card.locator("summary").click();
+  await visible(card.locator(".tool-output", { hasText: "approved-in-browser" }), "the tool's output in its card");
+  await visible(page.locator(".turn.done .tool-card.failed", { hasText: "no_such_tool" }), "the failed call's card");
   await shot(page, "chat");
 });
 
-test("Cancel stops a stalled run", async () => {
+test("a conversation's history shows its tool calls as folded cards, with output and error state", async () => {
+  await nav(page, "Sessions").click();
+  await page.getByRole("button", { name: /from console/ }).click();
+  const bash = page.locator(".history .tool-card", { hasText: "bash" });
+  await visible(bash, "the bash call's card in the history");
+  expect(await bash.getAttribute("class")).toContain("done");
+  expect(await bash.getAttribute("open")).toBeNull();
+  expect(await bash.locator(".tool-output").isVisible()).toBe(false);
+  await bash.locator("summary").click();
+  await visible(bash.locator(".tool-output", { hasText: "approved-in-browser" }), "the saved output in the opened card");
+  await visible(bash.locator(".tool-args", { hasText: "echo approved-in-browser" }), "the call's arguments in the opened card");
+  const failed = page.locator(".history .tool-card.failed", { hasText: "no_such_tool" });
+  await visible(failed, "the failed call's card in the history");
+  await failed.locator("summary").click();
+  await visible(failed.locator(".tool-output", { hasText: "tool not available" }), "the failed call's error");
+  await visible(page.locator(".history .message.assistant .text", { hasText: "The command ran." }), "the answer after the calls");
+  await shot(page, "history-tools");
+});
+
+test("Cancel stops a stalled run; a message sent during a run stays in the box, with the reason", async () => {
+  await nav(page, "Chat").click();
+  expect(await page.locator(".turn.running").count()).toBe(0);
   env.fake.script({ text: "This answer stalls after its first words and never ends", stallAfterChunks: 4 });
-  await page.getByLabel("Message").fill("tell me something long");
-  await page.getByLabel("Message").press("Enter");
-  await visible(page.locator(".turn.running .text", { hasText: "This" }), "the stalled run's first words");
+  const box = page.getByLabel("Message");
+  await box.fill("tell me something long");
+  await box.press("Enter");
+  await pageUntil(page, "the message to be sent (the box emptied)", `document.getElementById("chat-input").value === ""`);
+  await visible(page.locator(".turn.running .assistant .text", { hasText: "This answer" }), "the stalled run's first words");
+  await box.fill("and another thing");
+  await box.press("Enter");
+  await visible(page.getByRole("status").filter({ hasText: "A run is going on" }), "why the second message was not sent");
+  expect(await box.inputValue()).toBe("and another thing");
+  expect(await page.locator(".turn").count()).toBe(3);
   const cancel = page.getByRole("button", { name: "Cancel" });
   expect(await cancel.isEnabled()).toBe(true);
   await cancel.click();
   await visible(page.locator(".turn.interrupted .footer", { hasText: "cancelled" }), "the run marked cancelled");
   expect(await cancel.isDisabled()).toBe(true);
+  await box.fill("");
 });
 
 test("a run started with `crabtalk send` shows live", async () => {
-  await page.getByRole("navigation", { name: "views" }).getByRole("button", { name: "Live" }).click();
+  await nav(page, "Live").click();
   // The subscription is known to be up: the earlier runs' events are listed.
   await visible(page.locator(".event", { hasText: "The command ran." }), "an earlier run's events in the live view");
   const doneBefore = await page.locator(".event.kind-done").count();

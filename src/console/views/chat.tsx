@@ -1,7 +1,9 @@
 // The chat box (docs/protocol.md, "Stream runs"): a message streams on its own
 // connection; thinking shows dimmed, tool calls as cards, ask_user questions
 // and approvals are answered in place, and Cancel stops the run. Answers and
-// Cancel go over the request connection, since the stream's is busy.
+// Cancel go over the request connection, since the stream's is busy. One run
+// at a time: a message sent while one goes on is kept in the box, and the
+// page says why.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { APPROVAL_HEADER, APPROVE_ALWAYS, APPROVE_ONCE, REFUSE } from "../../protocol/approval.ts";
 import type { AgentInfo, AskQuestion, StreamEvent } from "../../protocol/gen/crabtalk_pb.ts";
@@ -9,19 +11,15 @@ import type { Me } from "../api.ts";
 import { connect, type Requests } from "../connection.ts";
 import { errorText, usd } from "../format.ts";
 import { cannotOperate } from "../scope.ts";
+import { ToolCallCard, type ToolCall } from "./tool-card.tsx";
 
 /** The sender the console's runs are made as (their conversations list under it). */
 const SENDER = "console";
 
-interface ToolCard {
-  calls: { name: string; arguments: string }[];
-  results: { callId: string; output: string; isError: boolean; durationMs: number }[];
-}
-
 type Part =
   | { kind: "thinking"; text: string }
   | { kind: "text"; text: string }
-  | { kind: "tools"; card: ToolCard }
+  | { kind: "tools"; calls: ToolCall[] }
   | { kind: "ask"; id: number; questions: AskQuestion[]; answer?: string };
 
 interface Turn {
@@ -29,6 +27,8 @@ interface Turn {
   user: string;
   parts: Part[];
   state: "running" | "done" | "failed" | "interrupted";
+  /** The daemon has started this run (its `start` frame came): Cancel reaches it from then on. */
+  started: boolean;
   footer?: string;
 }
 
@@ -41,9 +41,11 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
   const [fresh, setFresh] = useState(false);
   const [resume, setResume] = useState<string | undefined>(resumeFile);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [busyNote, setBusyNote] = useState<string | undefined>(undefined);
   const nextId = useRef(0);
   const refusal = cannotOperate(me);
-  const running = turns.some((t) => t.state === "running");
+  const current = turns.find((t) => t.state === "running");
+  const running = current !== undefined;
 
   useEffect(() => {
     requests.run((c) => c.listAgents()).then(setAgents, (err) => setError(errorText(err)));
@@ -61,11 +63,16 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
   const send = async (event: Event) => {
     event.preventDefault();
     const content = input.trim();
-    if (!content || running || refusal) return;
+    if (!content || refusal) return;
+    if (running) {
+      setBusyNote("A run is going on: send this once it has ended, or press Cancel.");
+      return;
+    }
     const id = nextId.current++;
     setInput("");
     setError(undefined);
-    setTurns((all) => [...all, { id, user: content, parts: [], state: "running" }]);
+    setBusyNote(undefined);
+    setTurns((all) => [...all, { id, user: content, parts: [], state: "running", started: false }]);
     let connection: Awaited<ReturnType<typeof connect>> | undefined;
     try {
       connection = await connect();
@@ -82,6 +89,7 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
     } finally {
       await connection?.client.close();
       update(id, (turn) => (turn.state === "running" ? { ...turn, state: "failed", footer: "the connection closed before the run ended" } : turn));
+      setBusyNote(undefined);
     }
   };
 
@@ -148,7 +156,7 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
             <div class="message assistant" aria-busy={turn.state === "running"}>
               <span class="role">{agent}</span>
               {turn.parts.map((part, i) => (
-                <PartView key={i} part={part} refusal={refusal} onAnswer={(askId, answers) => answer(turn.id, askId, answers)} />
+                <PartView key={i} part={part} ended={turn.state !== "running"} refusal={refusal} onAnswer={(askId, answers) => answer(turn.id, askId, answers)} />
               ))}
               {turn.state === "running" && turn.parts.length === 0 && <p class="waiting">waiting for the answer…</p>}
               {turn.footer && <p class={turn.state === "done" ? "footer" : "footer error"}>{turn.footer}</p>}
@@ -174,10 +182,15 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
           <button type="submit" disabled={refusal !== undefined || running} title={refusal}>
             Send
           </button>
-          <button type="button" class="danger" disabled={refusal !== undefined || !running || session === undefined} title={refusal ?? (running ? "stop this run" : "nothing is running")} onClick={cancel}>
+          <button type="button" class="danger" disabled={refusal !== undefined || !current?.started} title={refusal ?? (current?.started ? "stop this run" : running ? "the run is starting" : "nothing is running")} onClick={cancel}>
             Cancel
           </button>
         </div>
+        {busyNote && (
+          <p class="meta" role="status">
+            {busyNote}
+          </p>
+        )}
       </form>
     </section>
   );
@@ -188,6 +201,8 @@ function apply(turn: Turn, e: StreamEvent["event"], newId: () => number): Turn {
   const parts = [...turn.parts];
   const last = parts.at(-1);
   switch (e.case) {
+    case "start":
+      return { ...turn, started: true };
     case "chunk":
       if (last?.kind === "text") parts[parts.length - 1] = { ...last, text: last.text + e.value.content };
       else parts.push({ kind: "text", text: e.value.content });
@@ -197,16 +212,23 @@ function apply(turn: Turn, e: StreamEvent["event"], newId: () => number): Turn {
       else parts.push({ kind: "thinking", text: e.value.content });
       break;
     case "toolStart": {
-      const calls = e.value.calls.map((c) => ({ name: c.name, arguments: c.arguments }));
+      const calls = e.value.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
       // The early frame names the calls; the full one that follows replaces it (docs/protocol.md "Stream runs").
-      if (last?.kind === "tools" && last.card.results.length === 0) parts[parts.length - 1] = { kind: "tools", card: { calls, results: [] } };
-      else parts.push({ kind: "tools", card: { calls, results: [] } });
+      if (last?.kind === "tools" && last.calls.every((c) => !c.result)) parts[parts.length - 1] = { kind: "tools", calls };
+      else parts.push({ kind: "tools", calls });
       break;
     }
     case "toolResult": {
       const index = parts.findLastIndex((p) => p.kind === "tools");
       const tools = parts[index];
-      if (tools?.kind === "tools") parts[index] = { kind: "tools", card: { ...tools.card, results: [...tools.card.results, { ...e.value, durationMs: Number(e.value.durationMs) }] } };
+      if (tools?.kind !== "tools") break;
+      // Results come in the order the calls finish: matched by id (docs/protocol.md "Stream runs").
+      const { callId, output, isError, durationMs } = e.value;
+      const at = tools.calls.findIndex((c) => c.id === callId && !c.result);
+      const slot = at >= 0 ? at : tools.calls.findIndex((c) => !c.result);
+      if (slot < 0) break;
+      const calls = tools.calls.map((c, i) => (i === slot ? { ...c, result: { output, isError, durationMs: Number(durationMs) } } : c));
+      parts[index] = { kind: "tools", calls };
       break;
     }
     case "askUser":
@@ -226,32 +248,12 @@ function apply(turn: Turn, e: StreamEvent["event"], newId: () => number): Turn {
   return { ...turn, parts };
 }
 
-function PartView({ part, refusal, onAnswer }: { part: Part; refusal?: string; onAnswer: (askId: number, answers: Record<string, string>) => void }) {
+function PartView(props: { part: Part; ended: boolean; refusal?: string; onAnswer: (askId: number, answers: Record<string, string>) => void }) {
+  const { part, refusal, onAnswer } = props;
   if (part.kind === "thinking") return <div class="thinking">{part.text}</div>;
   if (part.kind === "text") return <div class="text">{part.text}</div>;
-  if (part.kind === "tools") return <ToolCardView card={part.card} />;
+  if (part.kind === "tools") return <>{part.calls.map((call, i) => <ToolCallCard key={call.id || i} call={call} ended={props.ended} />)}</>;
   return <AskView part={part} refusal={refusal} onAnswer={(answers) => onAnswer(part.id, answers)} />;
-}
-
-function ToolCardView({ card }: { card: ToolCard }) {
-  return (
-    <div class="tool-card">
-      {card.calls.map((call, i) => (
-        <div key={i} class="tool-call">
-          <span class="tool-name">⚙ {call.name}</span>
-          {call.arguments && <code class="args">{call.arguments}</code>}
-        </div>
-      ))}
-      {card.results.map((r) => (
-        <details key={r.callId} class={r.isError ? "tool-result error" : "tool-result"}>
-          <summary>
-            {r.isError ? "failed" : "done"} in {r.durationMs} ms
-          </summary>
-          <pre>{r.output}</pre>
-        </details>
-      ))}
-    </div>
-  );
 }
 
 /** An ask_user frame: approvals get yes / no / always buttons, other questions their options or a free answer. */

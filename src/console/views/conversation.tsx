@@ -1,30 +1,21 @@
 // One conversation's history (docs/protocol.md, "History pages"), oldest
-// first. History carries user and assistant text only: the assistant steps
-// that only called tools have no text, and are folded into one line.
+// first: user and assistant messages, each assistant step's tool calls as
+// folded cards with their saved output (docs/protocol.md "Tool calls in
+// history").
 import { useEffect, useState } from "preact/hooks";
-import type { ConversationMessage } from "../../protocol/gen/crabtalk_pb.ts";
+import type { ConversationMessage, ConversationToolCall } from "../../protocol/gen/crabtalk_pb.ts";
 import type { Me } from "../api.ts";
 import type { Requests } from "../connection.ts";
 import { errorText } from "../format.ts";
 import { cannotOperate } from "../scope.ts";
+import { ToolCallCard, type ToolCall } from "./tool-card.tsx";
 
 const PAGE = 200;
 
-type Item = { kind: "message"; message: ConversationMessage } | { kind: "tools"; steps: number };
-
-/** Runs of text-less assistant steps become one folded item. */
-export function foldToolSteps(messages: ConversationMessage[]): Item[] {
-  const items: Item[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant" && !message.content.trim()) {
-      const last = items.at(-1);
-      if (last?.kind === "tools") last.steps++;
-      else items.push({ kind: "tools", steps: 1 });
-    } else {
-      items.push({ kind: "message", message });
-    }
-  }
-  return items;
+/** A saved call as a card shows it: `output` absent means the file holds no result. */
+function asCard(call: ConversationToolCall): ToolCall {
+  const { id, name, arguments: args, output, isError } = call;
+  return { id, name, arguments: args, result: output === undefined ? undefined : { output, isError } };
 }
 
 export function ConversationView(props: { requests: Requests; me: Me; filePath: string; onBack: () => void; onContinue: () => void }) {
@@ -68,23 +59,15 @@ export function ConversationView(props: { requests: Requests; me: Me; filePath: 
         </p>
       )}
       <ol class="history">
-        {foldToolSteps(messages).map((item, i) =>
-          item.kind === "tools" ? (
-            <li key={i} class="tools-folded">
-              <details>
-                <summary>
-                  ⚙ {item.steps} tool step{item.steps === 1 ? "" : "s"}
-                </summary>
-                <p class="help">The assistant called tools here; their calls and results are kept in the session file, not in this history.</p>
-              </details>
-            </li>
-          ) : (
-            <li key={i} class={`message ${item.message.role}`}>
-              <span class="role">{item.message.role === "user" ? "you" : agent || "assistant"}</span>
-              <div class="text">{item.message.content}</div>
-            </li>
-          ),
-        )}
+        {messages.map((message, i) => (
+          <li key={i} class={`message ${message.role}`}>
+            <span class="role">{message.role === "user" ? "you" : agent || "assistant"}</span>
+            {message.content.trim() && <div class="text">{message.content}</div>}
+            {message.toolCalls.map((call, j) => (
+              <ToolCallCard key={call.id || j} call={asCard(call)} ended />
+            ))}
+          </li>
+        ))}
       </ol>
       {total !== undefined && messages.length < total && (
         <button type="button" onClick={() => load(messages.length)}>
