@@ -35,7 +35,8 @@ export function App() {
   const [auth, setAuth] = useState<Auth>({ state: "checking" });
 
   useEffect(() => {
-    void (async () => {
+    /** Pairs with the link's code, if the address has one; else asks who the cookie is. */
+    const arrive = async (pairingOnly: boolean) => {
       const code = pairingCode(location.hash);
       if (code !== undefined) {
         // The code leaves the address bar (and so the history) before anything else is done with it.
@@ -45,9 +46,15 @@ export function App() {
         const me = await whoAmI();
         return setAuth(me ? { state: "in", me, notice: paired.error } : { state: "out", notice: paired.error });
       }
+      if (pairingOnly) return;
       const me = await whoAmI().catch(() => undefined);
       setAuth(me ? { state: "in", me } : { state: "out" });
-    })();
+    };
+    void arrive(false);
+    // A pairing link opened in a tab already on the console changes only the fragment: no page load.
+    const onHash = () => void arrive(true);
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
   }, []);
 
   if (auth.state === "checking") return <p class="boot">Checking your login…</p>;
