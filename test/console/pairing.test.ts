@@ -1,12 +1,15 @@
 // The console's pairing links and the browser-side attacks it must withstand
 // (docs/remote.md): a `#pair=` link logs a fresh browser in once, and only
-// once; a page of another origin in the same browser, after the owner logged
-// in, can neither open /ws nor use the console's POST endpoints.
+// once, and not once 5 minutes have passed (on a daemon whose wall clock the
+// test moves forward); a page of another origin in the same browser, after
+// the owner logged in, can neither open /ws nor use the console's POST
+// endpoints.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import type { Client } from "../../src/protocol/client.ts";
 import { launchChromium, pageUntil, visible } from "../support/browser.ts";
 import { cleanup, startDaemon, type TestDaemon } from "../support/daemon.ts";
+import { shiftedClock } from "../support/shifted-clock.ts";
 import { until } from "../support/until.ts";
 
 setDefaultTimeout(90_000);
@@ -16,21 +19,28 @@ let owner: Client;
 let browser: Browser;
 let base: string;
 
-async function pairingLink(name: string): Promise<string> {
-  return (await owner.call({ case: "createPairing", value: { name, scope: "operate" } }, "pairingCreated")).url;
+const REMOTE_ON = '[system.remote]\nenabled = true\nlisten = "127.0.0.1:0"\n';
+
+async function pairingLink(name: string, by = owner): Promise<string> {
+  return (await by.call({ case: "createPairing", value: { name, scope: "operate" } }, "pairingCreated")).url;
 }
 
-beforeAll(async () => {
-  daemon = await startDaemon({ config: '[system.remote]\nenabled = true\nlisten = "127.0.0.1:0"\n' });
-  owner = await daemon.client();
+/** The listener's base URL (no trailing slash) once it serves. */
+async function listenerBase(client: Client): Promise<string> {
   const status = await until(
     async () => {
-      const s = await owner.call({ case: "getRemoteStatus", value: {} }, "remoteStatus");
+      const s = await client.call({ case: "getRemoteStatus", value: {} }, "remoteStatus");
       return s.url ? s : undefined;
     },
     { what: "the remote listener's URL" },
   );
-  base = status.url.replace(/\/$/, "");
+  return status.url.replace(/\/$/, "");
+}
+
+beforeAll(async () => {
+  daemon = await startDaemon({ config: REMOTE_ON });
+  owner = await daemon.client();
+  base = await listenerBase(owner);
   browser = await launchChromium();
 });
 
@@ -65,6 +75,41 @@ test("a pairing link logs a fresh browser in once, leaves no code in the address
   } finally {
     await first.close();
     await second.close();
+  }
+});
+
+test("a pairing link still works 4 minutes on, and after 5 minutes gets nothing", async () => {
+  const clock = shiftedClock();
+  const late = await startDaemon({ config: REMOTE_ON, env: clock.env });
+  const local = await late.client();
+  const context = await browser.newContext();
+  try {
+    await listenerBase(local);
+    const inTime = await pairingLink("tablet", local);
+    const expired = await pairingLink("laptop", local);
+    clock.shift(4 * 60);
+    const p = await context.newPage();
+    await p.goto(inTime);
+    await visible(p.getByText('This device is paired as "tablet" (operate).'), "the pairing of a 4-minute-old link");
+    await p.getByRole("button", { name: "Log out" }).click();
+    await visible(p.getByLabel("Token"), "the login form after logging out");
+
+    clock.shift(5 * 60 + 1);
+    // Opened in the same tab: only the fragment changes, so the page pairs on `hashchange`, not on a load.
+    await p.goto(expired);
+    await visible(p.getByText("This pairing link was already used or has expired."), "the refusal of an expired link");
+    await visible(p.getByLabel("Token"), "the login form after an expired link");
+    expect(p.url()).not.toContain("#pair=");
+    expect(await p.getByRole("navigation", { name: "views" }).count()).toBe(0);
+    const tokens = (await local.call({ case: "listTokens", value: {} }, "tokenList")).tokens.map((t) => t.name);
+    expect(tokens).toContain("tablet");
+    expect(tokens).not.toContain("laptop");
+  } finally {
+    await context.close();
+    await local.close();
+    await late.stop();
+    cleanup(late.home);
+    clock.dispose();
   }
 });
 
