@@ -26,7 +26,7 @@ function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return tsFiles(path);
-    return name.endsWith(".ts") ? [path] : [];
+    return /\.tsx?$/.test(name) ? [path] : [];
   });
 }
 

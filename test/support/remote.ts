@@ -1,9 +1,10 @@
-// Clients of the remote listener for tests (docs/remote.md): a WebSocket
-// FrameChannel for the typed Client (one binary message per frame), raw
-// upgrades that report the HTTP refusal, and the listener's address.
+// Clients of the remote listener for tests (docs/remote.md): the console's
+// own WebSocket FrameChannel (src/protocol/websocket-channel.ts) for the typed
+// Client, on Bun's WebSocket with the headers and TLS options a browser would
+// not let a page set; raw upgrades that report the HTTP refusal; the
+// listener's address; and pinning a self-signed certificate.
 import { Client } from "../../src/protocol/client.ts";
-import type { FrameEvent } from "../../src/protocol/frame.ts";
-import type { FrameChannel } from "../../src/protocol/serve.ts";
+import { openWebSocketChannel, type WebSocketChannel } from "../../src/protocol/websocket-channel.ts";
 import type { TestDaemon } from "./daemon.ts";
 import { until } from "./until.ts";
 
@@ -12,59 +13,15 @@ enabled = true
 listen = "127.0.0.1:0"
 `;
 
-/** A WebSocket as a FrameChannel: what the console does in the browser. */
-export class WsChannel implements FrameChannel {
-  closed = false;
-  closeCode = 0;
-  closeReason = "";
-  private frameListener?: (e: FrameEvent) => void;
-  private early: FrameEvent[] = [];
-  private closeListeners: Array<() => void> = [];
-
-  constructor(readonly ws: WebSocket) {
-    ws.binaryType = "arraybuffer";
-    ws.addEventListener("message", (e) => {
-      const event: FrameEvent = { kind: "frame", payload: new Uint8Array(e.data as ArrayBuffer) };
-      if (this.frameListener) this.frameListener(event);
-      else this.early.push(event);
-    });
-    ws.addEventListener("close", (e) => {
-      this.closed = true;
-      this.closeCode = e.code;
-      this.closeReason = e.reason;
-      for (const l of this.closeListeners.splice(0)) l();
-    });
-  }
-
-  onFrame(listener: (e: FrameEvent) => void): void {
-    this.frameListener = listener;
-    for (const e of this.early.splice(0)) listener(e);
-  }
-  onClose(listener: () => void): void {
-    if (this.closed) listener();
-    else this.closeListeners.push(listener);
-  }
-  async send(payload: Uint8Array): Promise<void> {
-    if (this.closed) throw new Error("connection closed");
-    this.ws.send(payload);
-  }
-  async close(): Promise<void> {
-    this.ws.close();
-  }
-  pauseReading(): void {}
-  resumeReading(): void {}
-}
+/** The product's channel, with its socket at hand for a test that breaks the protocol (a text or oversize message). */
+export type WsChannel = WebSocketChannel & { readonly ws: WebSocket };
 
 export type WsOptions = { headers?: Record<string, string>; tls?: Record<string, unknown> };
 
-/** Opens a WebSocket; resolves once open, or rejects with the close code when refused. */
-export function openWs(url: string, options: WsOptions = {}): Promise<WsChannel> {
+/** Opens a WebSocket (Bun's takes `headers` and `tls`); resolves once open, or rejects with the close code when refused. */
+export async function openWs(url: string, options: WsOptions = {}): Promise<WsChannel> {
   const ws = new WebSocket(url, options as unknown as string[]);
-  const channel = new WsChannel(ws);
-  return new Promise((resolve, reject) => {
-    ws.addEventListener("open", () => resolve(channel), { once: true });
-    ws.addEventListener("close", (e) => reject(new Error(`closed ${e.code} ${e.reason}`)), { once: true });
-  });
+  return Object.assign(await openWebSocketChannel(ws), { ws });
 }
 
 export async function wsClient(url: string, options: WsOptions = {}): Promise<{ client: Client; channel: WsChannel }> {
