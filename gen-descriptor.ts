@@ -1,7 +1,8 @@
 // Run by `bun run gen` after `buf generate`: replaces the base64 file
 // descriptor in src/protocol/gen/*_pb.ts by an object literal that
 // src/protocol/embedded-file.ts hydrates without decoding (issue 11: the
-// decoding was ~8 ms of every start). test/protocol/embedded-descriptor.test.ts
+// decoding was ~8 ms of every start), and on first use (issue 23: building
+// every message's descriptor was ~4 ms of a daemon's start). test/protocol/embedded-descriptor.test.ts
 // checks the result against a fresh `buf generate`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -51,7 +52,8 @@ export function embedDescriptor(source: string): string {
   const out = source
     .replace(
       'import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";',
-      'import { enumDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";\nimport { embeddedFile } from "../embedded-file.ts";',
+      // Ours: descriptors built on first use (src/protocol/embedded-file.ts).
+      'import { embeddedFile, enumDesc, messageDesc } from "../embedded-file.ts";',
     )
     .replace(CALL, `embeddedFile(${prototypes}, (m) => (${body}))`);
   if (out.includes("fileDesc")) throw new Error("generated code changed shape: fileDesc is still referenced");

@@ -23,12 +23,39 @@ export function encodeClientMessage(msg: Request): Uint8Array {
 }
 
 export function encodeServerMessage(msg: Reply): Uint8Array {
+  if (isPlainPong(msg)) return PONG_BYTES.slice();
   return toBinary(ServerMessageSchema, create(ServerMessageSchema, { msg }));
 }
 
 /** Throws with the decoder's reason when the bytes are not a ClientMessage. */
 export function decodeClientMessage(bytes: Uint8Array): ClientMessage {
+  if (isPlainPing(bytes)) return pingMessage();
   return fromBinary(ClientMessageSchema, bytes);
+}
+
+// A Ping and its Pong by hand: the protocol's descriptors are built on first
+// use (embedded-file.ts), so a daemon that has only been pinged (a client
+// waiting for it to start) has not built them. Both messages are empty;
+// test/protocol/ping-frames.test.ts checks these against protobuf-es.
+/** ClientMessage{ping: Ping{}}: field 30, length-delimited, empty. */
+const PING_BYTES = Uint8Array.of(0xf2, 0x01, 0x00);
+/** ServerMessage{pong: Pong{}}: field 2, length-delimited, empty. */
+const PONG_BYTES = Uint8Array.of(0x12, 0x00);
+
+function isPlainPing(bytes: Uint8Array): boolean {
+  return bytes.length === 3 && bytes[0] === PING_BYTES[0] && bytes[1] === PING_BYTES[1] && bytes[2] === PING_BYTES[2];
+}
+
+/** What fromBinary(ClientMessageSchema, PING_BYTES) gives. */
+function pingMessage(): ClientMessage {
+  return { $typeName: "crabtalk.protocol.ClientMessage", msg: { case: "ping", value: { $typeName: "crabtalk.protocol.Ping" } } };
+}
+
+/** A pong without unknown fields (the handler's `{ case: "pong", value: {} }`). */
+function isPlainPong(msg: Reply): boolean {
+  if (msg.case !== "pong") return false;
+  for (const key in msg.value) if (key !== "$typeName") return false;
+  return true;
 }
 
 export function decodeServerMessage(bytes: Uint8Array): ServerMessage {

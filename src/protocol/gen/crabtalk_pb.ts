@@ -15,8 +15,7 @@
 /* eslint-disable */
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import { embeddedFile } from "../embedded-file.ts";
+import { embeddedFile, enumDesc, messageDesc } from "../embedded-file.ts";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
