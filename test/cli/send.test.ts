@@ -187,7 +187,7 @@ test("tool calls: events in order with --json, nothing extra in plain mode when 
   expect(at("tools_complete")).toBeGreaterThan(at("tool_result"));
   expect(types.lastIndexOf("chunk")).toBeGreaterThan(at("tools_complete"));
   const full = events(json.stdout).filter((e) => e.type === "tool_start").at(-1);
-  expect(full).toEqual({ type: "tool_start", calls: [{ name: "bash", arguments: '{"command":"ls"}' }] });
+  expect(full).toEqual({ type: "tool_start", calls: [{ id: "call_1", name: "bash", arguments: '{"command":"ls"}' }] });
   expect(events(json.stdout).find((e) => e.type === "tool_result")).toMatchObject({
     call_id: "call_1",
     duration_ms: expect.any(Number),
