@@ -53,7 +53,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   // Real path, so that files named by clients (resolved with realpath) compare equal.
   const sessionsDir = realpathSync(paths.sessions);
   const host = new Host(sessionsDir);
-  host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m));
+  host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m), host.sessions.titleRenames);
   const events = new EventBus();
   const components = new ComponentDiscovery(paths.runDir, { warn: (m) => log.warn(m), clientVersion: pkg.version });
   const senderMcps = new SenderPools();

@@ -347,11 +347,13 @@ function maybeTitle(runtime: Runtime, host: Host, session: Session, warn?: (m: s
         current.meta = { ...current.meta, title };
         await rewriteMeta(current.filePath, current.meta);
         const previous = current.filePath;
-        const rename = renameForTitle(previous, title).then((renamed) => {
-          host.searchIndex?.renamed(previous, renamed, title);
-          return renamed;
-        });
-        current.filePath = await (host.searchIndex?.renaming(rename) ?? rename);
+        // Tracked to its end (the session and the search index on the new name), so a
+        // resume or a search asked after a listing that shows the new name finds it.
+        const rename = (async () => {
+          current.filePath = await renameForTitle(previous, title);
+          host.searchIndex?.renamed(previous, current.filePath, title);
+        })();
+        await host.sessions.titleRenames.track(rename);
       } finally {
         release();
       }

@@ -7,6 +7,7 @@ import { loadSessionFile, SessionFileError } from "../session/file.ts";
 import { newSessionMeta, type SessionMeta } from "../session/jsonl.ts";
 import { latestSessionFile } from "../session/names.ts";
 import { resolveSessionPath } from "../session/paths.ts";
+import { InFlight } from "./in-flight.ts";
 import { Mutex } from "./mutex.ts";
 import { ParkedSessions } from "./parked-sessions.ts";
 
@@ -153,6 +154,8 @@ export class SessionTable {
   private nextId = 1n;
   private clock = 0;
   private opening = new Map<string, Promise<Session>>();
+  /** Titles renaming session files (docs/sessions.md#titles): a resume by file waits for them. */
+  readonly titleRenames = new InFlight();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly sessionsDir: string) {
@@ -275,6 +278,8 @@ export class SessionTable {
     let session: Session;
     if (req.resumeFile !== undefined) {
       const path = resolveSessionPath(this.sessionsDir, req.resumeFile);
+      // A file listed under a title's new name may not be bound to it yet.
+      await this.titleRenames.settled();
       session = this.boundTo(path) ?? (await this.once(`file:${path}`, () => this.load(path)));
       if (!isRegistered(session.agent)) throw new AgentNotRegisteredError(`agent '${session.agent}' not registered`);
     } else {

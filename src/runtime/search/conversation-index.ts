@@ -16,6 +16,7 @@ import { parseEntryLine, parseMetaLine, type SessionMeta } from "../../session/j
 import { parseSessionFileName, SESSION_EXT } from "../../session/names.ts";
 import { senderSlug } from "../../session/slug.ts";
 import { Bm25Index, indexDoc } from "../memory/bm25.ts";
+import { InFlight } from "../in-flight.ts";
 
 export interface ConversationText {
   role: "user" | "assistant";
@@ -99,14 +100,14 @@ export class ConversationIndex {
   private pending = new Set<string>();
   /** Reads of pending files in flight; a search waits for them. */
   private reading: Promise<void> = Promise.resolve();
-  /** Title renames under way (see `renaming`). */
-  private readonly renames = new Set<Promise<unknown>>();
   private changed = false;
 
   constructor(
     readonly sessionsDir: string,
     readonly snapshotPath: string,
     private readonly warn: (message: string) => void = () => {},
+    /** Title renames under way, each ending with `renamed`. */
+    private readonly titleRenames = new InFlight(),
   ) {}
 
   /** Loads the snapshot and catches up with the directory; once, however often called. */
@@ -172,20 +173,6 @@ export class ConversationIndex {
     this.touch();
   }
 
-  /**
-   * A title is renaming a file: searches wait for `rename` (which ends by
-   * calling `renamed`), so a search asked after a listing that shows the new
-   * name never answers the old one.
-   */
-  async renaming<T>(rename: Promise<T>): Promise<T> {
-    this.renames.add(rename);
-    try {
-      return await rename;
-    } finally {
-      this.renames.delete(rename);
-    }
-  }
-
   /** A title renamed the file (and set the meta title). */
   renamed(from: string, to: string, title: string): void {
     const old = this.nameOf(from);
@@ -219,7 +206,8 @@ export class ConversationIndex {
   /** Best conversation first: each with its best message and one message either side. */
   async search(query: string, filter: SearchFilter): Promise<ConversationHit[]> {
     await this.load();
-    if (this.renames.size > 0) await Promise.allSettled([...this.renames]);
+    // A search asked after a listing that shows a title's new name never answers the old one.
+    await this.titleRenames.settled();
     await this.reading;
     this.lastUsed = Date.now();
     const slug = filter.sender ? senderSlug(filter.sender) : undefined;
