@@ -162,3 +162,27 @@ fetch(${JSON.stringify(`${base}/logout`)}, { method: "POST", credentials: "inclu
     attacker.stop(true);
   }
 });
+
+test("the console refuses to run inside another page's frame", async () => {
+  // The attacker's page frames the console (same site: the owner's cookie would ride along).
+  const framer = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () =>
+      new Response(`<!doctype html><title>framer</title><iframe src=${JSON.stringify(`${base}/`)} width=800 height=600></iframe>`, {
+        headers: { "content-type": "text/html" },
+      }),
+  });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${framer.port}/`);
+    const frame = await until(async () => page.frames().find((f) => f.url().startsWith(base)), { what: "the console's frame" });
+    await visible(frame.getByText("does not run inside another page"), "the console's refusal inside the frame");
+    expect(await frame.getByRole("button").count()).toBe(0);
+    expect(await frame.getByLabel("Token").count()).toBe(0);
+  } finally {
+    await context.close();
+    framer.stop(true);
+  }
+});
