@@ -4,6 +4,7 @@ import type { FrameEvent } from "./frame.ts";
 import { MAX_FRAME_BYTES } from "./frame.ts";
 import { decodeClientMessage, encodeServerMessage, type Reply } from "./codec.ts";
 import { dispatch, errorReply, type Handlers } from "./server.ts";
+import { encodeTextFrame, textOf } from "./text-frames.ts";
 import type { ClientMessage } from "./gen/crabtalk_pb.ts";
 
 /** What serving needs of a connection; FramedConnection provides it. */
@@ -147,7 +148,8 @@ function midStream(reply: Reply): boolean {
 
 /** A frame above the maximum is never sent; the client gets an ErrorMsg instead. */
 function encodeReply(reply: Reply): Uint8Array {
-  const bytes = encodeServerMessage(reply);
+  const text = textOf(reply);
+  const bytes = text ? encodeTextFrame(text.field, text.content) : encodeServerMessage(reply);
   if (bytes.length <= MAX_FRAME_BYTES) return bytes;
   return encodeServerMessage(errorReply(500, `reply too large: ${bytes.length} bytes (max ${MAX_FRAME_BYTES})`));
 }
