@@ -5,6 +5,7 @@ import { MAX_FRAME_BYTES } from "./frame.ts";
 import { decodeClientMessage, encodeServerMessage, type Reply } from "./codec.ts";
 import { dispatch, errorReply, type Handlers } from "./server.ts";
 import { encodeTextFrame, textOf } from "./text-frames.ts";
+import { churned } from "../base/churn.ts";
 import type { ClientMessage } from "./gen/crabtalk_pb.ts";
 
 /** What serving needs of a connection; FramedConnection provides it. */
@@ -150,6 +151,7 @@ function midStream(reply: Reply): boolean {
 function encodeReply(reply: Reply): Uint8Array {
   const text = textOf(reply);
   const bytes = text ? encodeTextFrame(text.field, text.content) : encodeServerMessage(reply);
+  if (text) churned(bytes.length);
   if (bytes.length <= MAX_FRAME_BYTES) return bytes;
   return encodeServerMessage(errorReply(500, `reply too large: ${bytes.length} bytes (max ${MAX_FRAME_BYTES})`));
 }
