@@ -11,6 +11,9 @@ interface PartialCall {
 export class AnswerAssembler {
   text = "";
   reasoning = "";
+  /** The chunks `text` and `reasoning` were concatenated from (base/text-pieces.ts). */
+  readonly textPieces: string[] = [];
+  readonly reasoningPieces: string[] = [];
   /** Anthropic's signature of the reasoning: needed to send it back (kept in memory only). */
   reasoningSignature: string | undefined;
   finishReason: string | undefined;
@@ -22,9 +25,11 @@ export class AnswerAssembler {
     switch (chunk.type) {
       case "text":
         this.text += chunk.text;
+        this.textPieces.push(chunk.text);
         break;
       case "thinking":
         this.reasoning += chunk.text;
+        this.reasoningPieces.push(chunk.text);
         if (chunk.signature) this.reasoningSignature = chunk.signature;
         break;
       case "tool_call": {

@@ -2,6 +2,7 @@
 // asks for concurrently, feed the results back, until it answers or runs out
 // of iterations. It knows no sockets, files or tool meanings.
 import type { AssistantMessage, Message, Model, ModelRequest, PartialReason, ToolCall, ToolMessage, ToolSchema, Usage } from "../model/types.ts";
+import { keepPieces } from "../base/text-pieces.ts";
 import { AnswerAssembler } from "./assemble.ts";
 import type { AgentEvent, RunResult, StopReason, ToolOutcome } from "./events.ts";
 import { addUsage } from "./usage.ts";
@@ -126,7 +127,7 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
     if (answer.text === "" && calls.length === 0) {
       return yield* done(finish("no_action", lastText));
     }
-    const assistant: AssistantMessage = { role: "assistant", content: answer.text };
+    const assistant = withPieces({ role: "assistant", content: answer.text }, answer);
     if (answer.reasoning) assistant.reasoning = answer.reasoning;
     if (answer.reasoningSignature) assistant.reasoningSignature = answer.reasoningSignature;
     if (calls.length > 0) assistant.toolCalls = calls;
@@ -157,10 +158,21 @@ export async function* runAgent(options: RunOptions): AsyncGenerator<AgentEvent,
  */
 async function keepPartial(answer: AnswerAssembler, reason: PartialReason, options: RunOptions): Promise<void> {
   if (answer.text === "" && answer.reasoning === "") return;
-  const partial: AssistantMessage = { role: "assistant", content: answer.text, partial: reason };
+  const partial = withPieces({ role: "assistant", content: answer.text, partial: reason }, answer);
   if (answer.reasoning) partial.reasoning = answer.reasoning;
   options.history.push(partial);
   await options.onStep?.([partial]);
+}
+
+/**
+ * The message, with the chunks its text and reasoning were built from kept
+ * beside it (base/text-pieces.ts): writing it to the session file then never
+ * flattens a long answer into a second copy.
+ */
+function withPieces(message: AssistantMessage, answer: AnswerAssembler): AssistantMessage {
+  keepPieces(message, "content", answer.text, answer.textPieces);
+  if (answer.reasoning) keepPieces(message, "reasoning", answer.reasoning, answer.reasoningPieces);
+  return message;
 }
 
 /** docs/agent-loop.md#after-a-compaction: replace the history with the summary and say so on the stream. */

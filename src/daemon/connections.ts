@@ -5,7 +5,7 @@ import { encodeServerMessage } from "../protocol/codec.ts";
 import { errorReply, type Handlers } from "../protocol/server.ts";
 import { serveConnection } from "../protocol/serve.ts";
 import { FrameBudget } from "../transport/frame-budget.ts";
-import type { FrameChannel } from "../protocol/serve.ts";
+import type { FrameChannel } from "../protocol/channel.ts";
 import type { FrameLimits } from "../transport/frame-budget.ts";
 import type { LimitsConfig } from "../config/schema.ts";
 import type { Logger } from "./log.ts";

@@ -5,6 +5,7 @@
 // below the retries, so an adapter only has to honour its request's signal.
 import type { Adapter } from "./adapter.ts";
 import { ProviderError } from "./errors.ts";
+import { churned } from "../base/churn.ts";
 import type { ModelRequest, StreamChunk } from "./types.ts";
 
 interface StreamLimits {
@@ -76,7 +77,9 @@ async function* limitedStream(
         done = true;
         return;
       }
-      bytes += chunkBytes(next.value);
+      const added = chunkBytes(next.value);
+      bytes += added;
+      churned(added);
       if (limits.maxAnswerBytes > 0 && bytes > limits.maxAnswerBytes) throw tooLarge();
       yield next.value;
     }

@@ -11,7 +11,7 @@ import {
   type ServerCase,
   type ServerValue,
 } from "./codec.ts";
-import type { FrameChannel } from "./serve.ts";
+import type { FrameChannel } from "./channel.ts";
 import { DaemonError } from "./daemon-error.ts";
 import type * as pb from "./gen/crabtalk_pb.ts";
 import type { ServerMessage } from "./gen/crabtalk_pb.ts";

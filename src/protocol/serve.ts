@@ -1,24 +1,12 @@
 // Serves one connection: decode frames, dispatch them one after another,
 // write each job's replies in order (docs/protocol.md#frames, docs/protocol.md#connection-rules).
-import type { FrameEvent } from "./frame.ts";
+import type { FrameChannel } from "./channel.ts";
 import { MAX_FRAME_BYTES } from "./frame.ts";
 import { decodeClientMessage, encodeServerMessage, type Reply } from "./codec.ts";
 import { dispatch, errorReply, type Handlers } from "./server.ts";
+import { encodeTextFrame, textOf } from "./text-frames.ts";
+import { churned } from "../base/churn.ts";
 import type { ClientMessage } from "./gen/crabtalk_pb.ts";
-
-/** What serving needs of a connection; FramedConnection provides it. */
-export interface FrameChannel {
-  readonly closed: boolean;
-  onFrame(listener: (event: FrameEvent) => void): void;
-  onClose(listener: () => void): void;
-  /** `flush`: no reason to hold this frame back to write it with later ones. */
-  send(payload: Uint8Array, flush?: boolean): Promise<void>;
-  close(): Promise<void>;
-  pauseReading(): void;
-  resumeReading(): void;
-  /** True while part of a frame has arrived (the connection is not idle then). */
-  readonly receiving?: boolean;
-}
 
 export interface ServeOptions {
   handlers: Handlers;
@@ -147,7 +135,9 @@ function midStream(reply: Reply): boolean {
 
 /** A frame above the maximum is never sent; the client gets an ErrorMsg instead. */
 function encodeReply(reply: Reply): Uint8Array {
-  const bytes = encodeServerMessage(reply);
+  const text = textOf(reply);
+  const bytes = text ? encodeTextFrame(text.field, text.content) : encodeServerMessage(reply);
+  if (text) churned(bytes.length);
   if (bytes.length <= MAX_FRAME_BYTES) return bytes;
   return encodeServerMessage(errorReply(500, `reply too large: ${bytes.length} bytes (max ${MAX_FRAME_BYTES})`));
 }

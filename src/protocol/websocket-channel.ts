@@ -3,7 +3,7 @@
 // Works on the standard WebSocket of a browser (the web console) and of Bun,
 // so the typed Client of client.ts runs unchanged over either.
 import { MAX_FRAME_BYTES, type FrameEvent } from "./frame.ts";
-import type { FrameChannel } from "./serve.ts";
+import type { FrameChannel } from "./channel.ts";
 
 /** RFC 6455 close code for a message that breaks the endpoint's policy (text, or too large). */
 export const POLICY_VIOLATION = 1008;

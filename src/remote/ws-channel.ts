@@ -6,7 +6,7 @@
 import type { ServerWebSocket } from "bun";
 import type { FrameEvent } from "../protocol/frame.ts";
 import { MAX_FRAME_BYTES } from "../protocol/frame.ts";
-import type { FrameChannel } from "../protocol/serve.ts";
+import type { FrameChannel } from "../protocol/channel.ts";
 import { ConnectionClosedError } from "../transport/connection.ts";
 import type { FrameLimits } from "../transport/frame-budget.ts";
 

@@ -1,4 +1,5 @@
 // One JSON line per message, meta object or compact marker (docs/sessions.md#file-format).
+import { piecesOf } from "../base/text-pieces.ts";
 import type { AssistantMessage, Message, ToolCall, ToolMessage, UserMessage } from "../model/types.ts";
 
 /** Line 1 of a session file. */
@@ -60,29 +61,60 @@ export const LINE_PIECE = 64 * 1024;
 /**
  * messageToLine in pieces (joined, they are the same line): a string field is
  * escaped LINE_PIECE units at a time, so writing an answer of megabytes never
- * makes a second copy of it as one JSON string (issue 23).
+ * makes a second copy of it as one JSON string (issue 23). An answer kept as
+ * the chunks it streamed in (base/text-pieces.ts) is escaped chunk by chunk,
+ * without flattening it first.
  */
 export function* messageLinePieces(message: StoredMessage): Generator<string> {
   let first = true;
   for (const [key, value] of Object.entries(messageFields(message))) {
     yield `${first ? "{" : ","}${JSON.stringify(key)}:`;
     first = false;
-    if (typeof value === "string" && value.length > LINE_PIECE) yield* jsonStringPieces(value);
-    else yield JSON.stringify(value);
+    const field = key === "content" ? "content" : key === "reasoning_content" ? "reasoning" : undefined;
+    if (typeof value === "string" && value.length > LINE_PIECE) {
+      yield* jsonStringPieces(field ? piecesOf(message, field, value) : [value]);
+    } else yield JSON.stringify(value);
   }
   yield first ? "{}" : "}";
 }
 
-/** JSON.stringify(text) in pieces, never cutting a surrogate pair (each half would be escaped alone). */
-function* jsonStringPieces(text: string): Generator<string> {
+/** What JSON.stringify escapes in a string: quote, backslash, control characters, and (when lone) surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A run of text as JSON.stringify writes it inside the quotes. */
+function escaped(run: string): string {
+  // Most text needs no escape: the run itself (often a view of the text), not a new string for the collector.
+  return NEEDS_ESCAPE.test(run) ? JSON.stringify(run).slice(1, -1) : run;
+}
+
+/**
+ * JSON.stringify of the concatenated `parts`, in runs of at most LINE_PIECE
+ * units, never cutting a surrogate pair (each half would be escaped alone),
+ * also where one part ends and the next begins.
+ */
+function* jsonStringPieces(parts: Iterable<string>): Generator<string> {
   yield '"';
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + LINE_PIECE);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    yield JSON.stringify(text.slice(at, end)).slice(1, -1);
-    at = end;
+  /** A high surrogate that ended the previous part: it goes with the next one. */
+  let carried = "";
+  for (const part of parts) {
+    const text = carried ? carried + part : part;
+    carried = "";
+    for (let at = 0; at < text.length; ) {
+      let end = Math.min(text.length, at + LINE_PIECE);
+      const last = text.charCodeAt(end - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        end--;
+        if (end === text.length - 1) {
+          carried = text.slice(end);
+          if (end > at) yield escaped(text.slice(at, end));
+          break;
+        }
+      }
+      yield escaped(text.slice(at, end));
+      at = end;
+    }
   }
+  if (carried) yield escaped(carried);
   yield '"';
 }
 

@@ -1,15 +1,21 @@
 // The background title request (docs/sessions.md#titles): prompt and answer cleanup.
+import { prefixOf } from "../base/text-pieces.ts";
 import type { Message, UserMessage } from "../model/types.ts";
 
 /** Excerpts given to the model are cut to this many characters (code points). */
 export const TITLE_EXCERPT_CHARS = 200;
 
-/** The first non-injected user message and the first assistant message, or undefined if either is missing. */
+/**
+ * The first non-injected user message and the first assistant message (as
+ * much of each as the excerpts need), or undefined if either is missing.
+ */
 export function titleSource(history: readonly Message[]): { user: string; assistant: string } | undefined {
   const user = history.find((m): m is UserMessage => m.role === "user" && m.injected !== true);
   const assistant = history.find((m) => m.role === "assistant");
   if (user === undefined || assistant === undefined) return undefined;
-  return { user: user.content, assistant: assistant.content };
+  // Only what cut() reads: a long answer is never flattened for its first 200 characters.
+  const head = (m: Message) => prefixOf(m, "content", m.content, 2 * TITLE_EXCERPT_CHARS + 1);
+  return { user: head(user), assistant: head(assistant) };
 }
 
 /** The messages of the title request: one user message asking for a 3–6 word title only. */

@@ -9,6 +9,7 @@ import { fromChatChunk, fromChatCompletion } from "./response.ts";
 import { chatRequestJson, toChatRequest } from "./request.ts";
 import { unfinishedStream } from "../stream-end.ts";
 import { boundedFetch } from "../bounded-lines.ts";
+import { chatChunks } from "./stream.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "../sdk-errors.ts";
 import type { ProviderSettings } from "../../base/provider-settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
@@ -89,8 +90,9 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
     let events = 0;
     let finished = false;
     try {
-      const chunks = await client.chat.completions.create(streamBody(request), streamOptions(request));
-      for await (const chunk of chunks) {
+      // The SDK sends the request and turns an error status into its error; the body is read here (sse.ts).
+      const response = await client.chat.completions.create(streamBody(request), streamOptions(request)).asResponse();
+      for await (const chunk of chatChunks(response)) {
         events++;
         for (const piece of fromChatChunk(chunk)) {
           if (piece.type === "finish") finished = true;

@@ -1,0 +1,37 @@
+// The chunks of a streamed Chat Completions body, read as the SDK's
+// Stream.fromSSEResponse reads them (`[DONE]` ends the answer, anything after
+// it is read and ignored; an `error` in a chunk is the SDK's APIError; an
+// aborted read ends quietly), but through the lean decoder of ../sse.ts, which
+// keeps a long answer from costing several copies of itself (issue 23).
+import { APIError, OpenAIError } from "openai";
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { sseMessages } from "../sse.ts";
+
+export async function* chatChunks(response: Response): AsyncGenerator<ChatCompletionChunk> {
+  if (!response.body) throw new OpenAIError("Attempted to iterate over a response with no body");
+  let done = false;
+  try {
+    for await (const sse of sseMessages(response.body)) {
+      if (done) continue;
+      if (sse.data.startsWith("[DONE]")) {
+        done = true;
+        continue;
+      }
+      const data = JSON.parse(sse.data) as ChatCompletionChunk & { error?: unknown };
+      // Assistants (`thread.*`) events carry no chat chunk: the SDK hands them on as such, and they add nothing.
+      if (sse.event?.startsWith("thread.")) continue;
+      if (data?.error) throw new APIError(undefined, data.error, undefined, response.headers);
+      yield data;
+    }
+  } catch (err) {
+    if (isAbortError(err)) return;
+    throw err;
+  }
+}
+
+/** The SDK's test for an aborted request (internal/errors.ts isAbortError). */
+function isAbortError(err: unknown): boolean {
+  if (typeof err !== "object" || err === null) return false;
+  const e = err as { name?: unknown; message?: unknown };
+  return e.name === "AbortError" || String(e.message).includes("FetchRequestCanceledException");
+}
