@@ -6,6 +6,9 @@
 //   DIR: another checkout of crabtalk (its src/main.ts runs as daemon A); B is
 //   this tree, or DIR2. The second daemon comes out a few per cent dearer even
 //   when both are the same code: run it both ways round and compare the ratios.
+//   DIR or DIR2 may instead be a compiled binary (a file): it runs as it is, so
+//   that two builds (`bun run build`, copied aside) are compared.
+import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "../src/protocol/client.ts";
 import { connect } from "../src/transport/connect.ts";
@@ -38,8 +41,13 @@ trackCleanup(() => fake.stop());
 const config = `[provider.fake]\napi_key = "bench"\nbase_url = "${fake.url}"\nmodels = ["fake-model"]\n\n[system.crab]\nmodel = "fake-model"\n`;
 const sides: Side[] = [];
 try {
-  for (const [name, main] of [["A (base)", join(resolve(base), "src/main.ts")], ["B", arg("--other") ? join(resolve(arg("--other")!), "src/main.ts") : MAIN]] as const) {
-    const d = spawnDaemon([process.execPath, main], { config });
+  const command = (where: string | undefined): string[] => {
+    if (!where) return [process.execPath, MAIN];
+    const path = resolve(where);
+    return statSync(path).isFile() ? [path] : [process.execPath, join(path, "src/main.ts")];
+  };
+  for (const [name, cmd] of [["A (base)", command(base)], ["B", command(arg("--other"))]] as const) {
+    const d = spawnDaemon(cmd, { config });
     await waitForFirstPong(d);
     const clients: Client[] = [];
     for (let i = 0; i < k; i++) clients.push(new Client(await connect({ unix: d.socket })));
