@@ -37,6 +37,7 @@ import { expandConfig, type Env } from "../config/expand.ts";
 import type { AgentConfig, ProviderConfig } from "../config/schema.ts";
 import type { HomePaths } from "./home.ts";
 import type { Logger } from "./log.ts";
+import { SILENT_LOG, type RuntimeLog } from "../base/runtime-log.ts";
 import { manifestAgents, manifestMcps, readManifest } from "./manifest.ts";
 import { toolPolicy } from "./tool-policy.ts";
 import { unknownKeys } from "../config/schema-keys.ts";
@@ -80,9 +81,8 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   // Without a configured provider, detection (it may ask a local Ollama) runs while the rest is built.
   const detection = providers.length === 0 ? detectProviders(options.env, { ollamaUrl: options.ollamaUrl }) : undefined;
   detection?.catch(() => {}); // awaited below; a failure in between must not leave it unhandled
-  const warn = (m: string) => log.warn(m);
-  const installed = listInstalled(paths.packages, paths.cacheRepos, warn);
-  const sourcedAgents = resolveAgents(withConfigAgents(manifestAgents(paths.localManifest), config.agents, warn), installed, warn);
+  const installed = listInstalled(paths.packages, paths.cacheRepos, log);
+  const sourcedAgents = resolveAgents(withConfigAgents(manifestAgents(paths.localManifest), config.agents, log), installed, log);
   const agentConfigs = Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, a.config]));
   const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: agentConfigs, home: paths.home, env: options.env, log });
   // Where runs without a directory of their own work, and stdio MCP servers start:
@@ -91,12 +91,12 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   // Servers marked `sandbox = true` run under the system-wide tool sandbox
   // (decided only for such a server: the decision may have to try the sandbox, a process start).
   const mcpSpecs = mcpServerSpecs(
-    resolveMcps(manifestMcps(paths.localManifest), installed, warn),
+    resolveMcps(manifestMcps(paths.localManifest), installed, log),
     config.disabled.mcps,
     options.env,
     workDir,
     (argv) => sandboxedArgv(policy.sandboxFor(""), workDir, argv),
-    warn,
+    log,
   );
   // The MCP SDK is loaded only when there is a server to connect.
   const configured =
@@ -106,7 +106,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
       : (await import("../runtime/mcp/pool.ts")).startMcpServers(mcpSpecs, {
           baseEnv: policy.env,
           extraEnv: config.env,
-          warn: (m) => log.warn(m),
+          log,
           clientVersion: pkg.version,
         }));
   // Components come and go between reloads: their connections are the discovery's.
@@ -116,13 +116,13 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   const skills = skillsHook({
     dirs: skillDirs(paths, installed),
     disabled: config.disabled.skills,
-    warn: (m) => log.warn(m),
+    log,
     leadLines: () => {
       const line = mcpHintLine(mcp);
       return line ? [line] : [];
     },
   });
-  const memory = await MemoryStore.open(paths.memoryDir, (m) => log.warn(m));
+  const memory = await MemoryStore.open(paths.memoryDir, log);
   // One list serves every hook point, so its order is both the prompt-block
   // order of docs/agent-loop.md#system-prompt (environment, memory, resources, scope) and the injection
   // order of docs/agent-loop.md#injected-context (agent directory, recall, working directory, instructions).
@@ -150,10 +150,10 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
     const repo = installed.find((p) => p.id === id)?.repo;
     return repo ? listSkillInfos([{ path: repo, source: id, sourceKind: "package" }], []).map((s) => s.name) : undefined;
   };
-  const composeAgents = (warn: (m: string) => void) => {
+  const composeAgents = (warnings: RuntimeLog) => {
     // A `cwd` that names no directory fails the build (start or reload) with the key that names it.
     const settings = (a: AgentConfig, key: string, source?: string) => ({
-      ...toAgentSettings(a, packageSkills, warn),
+      ...toAgentSettings(a, packageSkills, warnings),
       source,
       cwd: a.cwd === undefined ? undefined : resolveWorkingDir(a.cwd, options.env, `${where(source)}: ${key}.cwd`),
     });
@@ -164,7 +164,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
       manifestAgents: Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, settings(a.config, `agents.${n}`, a.source)])),
       promptDirs: [{ path: paths.localAgents, source: LOCAL_SOURCE }, ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source, packaged: true }))],
       promptFiles: Object.fromEntries([...sourcedAgents].flatMap(([n, a]) => (a.promptFile ? [[n, a.promptFile]] : []))),
-      warn,
+      log: warnings,
     });
   };
   const detected = await detection;
@@ -175,7 +175,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   }
   const models = new ModelRegistry(providers, { disabled: config.disabled.providers });
   const runtime: BuiltRuntime = {
-    agents: composeAgents(warn),
+    agents: composeAgents(log),
     models,
     prices: new PriceBook(new Map(providers.map((p) => [p.name, { kind: p.kind, prices: config.provider[p.name]?.prices }]))),
     dailyBudgetUsd: config.system.budget.daily_usd,
@@ -192,7 +192,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   };
   if (!background) return runtime;
   // The prompts name the connected servers: compose them again once they are known (warnings were given).
-  return { ...runtime, whenMcpReady: configured.ready([]).then((): Runtime => ({ ...runtime, agents: composeAgents(() => {}) })) };
+  return { ...runtime, whenMcpReady: configured.ready([]).then((): Runtime => ({ ...runtime, agents: composeAgents(SILENT_LOG) })) };
 }
 
 /**
@@ -203,14 +203,14 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
 function withConfigAgents(
   manifest: Record<string, AgentConfig>,
   fromConfig: Record<string, AgentConfig>,
-  warn: (message: string) => void,
+  log: RuntimeLog,
 ): Record<string, AgentConfig> {
   const merged = { ...manifest };
   for (const [name, agent] of Object.entries(fromConfig)) {
     if (Object.hasOwn(manifest, name)) {
-      warn(`config.toml [agents.${name}] is ignored: local/CrabTalk.toml defines agent '${name}' too; remove one of them`);
+      log.warn(`config.toml [agents.${name}] is ignored: local/CrabTalk.toml defines agent '${name}' too; remove one of them`);
     } else {
-      warn(`config.toml [agents.${name}] is read from a deprecated location: move it to local/CrabTalk.toml`);
+      log.warn(`config.toml [agents.${name}] is read from a deprecated location: move it to local/CrabTalk.toml`);
       merged[name] = agent;
     }
   }
@@ -250,12 +250,12 @@ function toSettings(name: string, p: ProviderConfig): ProviderSettings {
 export function toAgentSettings(
   a: AgentConfig,
   packageSkills: (id: string) => string[] | undefined = () => undefined,
-  warn: (m: string) => void = () => {},
+  log: RuntimeLog = SILENT_LOG,
 ): AgentSettings {
   const skills = a.skills.flatMap((entry) => {
     if (!entry.includes("/")) return [entry];
     const names = packageSkills(entry);
-    if (names === undefined) warn(`skills entry '${entry}' names no installed package, dropped`);
+    if (names === undefined) log.warn(`skills entry '${entry}' names no installed package, dropped`);
     return names ?? [];
   });
   return {

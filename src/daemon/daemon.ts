@@ -39,7 +39,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   // A background daemon's stderr is a file (`logs/daemon.out`): writing every
   // line there too would only duplicate daemon.log, unrotated.
   const log = createLogger({ file: paths.daemonLog, level: options.logLevel ?? "info", stderr: env.CRABTALK_LOG_STDERR !== "0", batch: true });
-  scaffoldHome(paths.home, (msg: string) => log.warn(msg));
+  scaffoldHome(paths.home, log);
   // One failing client, tool or provider must never take the daemon down:
   // whatever escapes its own error handling is logged, not fatal.
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: describeError(reason) }));
@@ -93,17 +93,12 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const removeRunFiles = [writeRunFile(paths.pidFile, String(process.pid)), writeRunFile(paths.versionFile, VERSION)];
   // Only now, with the socket ours, can no other daemon be mid-rewrite in sessions/.
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
-  state.crons.start(loadCrons(paths.crons, (m) => log.warn(m)));
+  state.crons.start(loadCrons(paths.crons, log));
   await state.remote.applyAtStart(state.config.config.system.remote);
   markStarted();
   await state.components.start();
-  const searchIndex = keepSearchIndex(
-    state.host.searchIndex,
-    state.host.sessions,
-    (m) => log.warn(m),
-    (m) => log.info(m),
-  );
-  await state.services.resume((m) => log.warn(m));
+  const searchIndex = keepSearchIndex(state.host.searchIndex, state.host.sessions, log);
+  await state.services.resume(log);
   const watcher = watchLocalFiles(state, [paths.localSkills, paths.localAgents]);
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 

@@ -12,8 +12,7 @@ import { CONFIG_TEMPLATE } from "../config/template.ts";
 import { appendTables, removeTables } from "../config/toml-edit.ts";
 import { writeFileAtomicSync } from "../base/atomic-file.ts";
 import { tightenHome } from "./home-modes.ts";
-
-export type HomeLog = (message: string) => void;
+import type { RuntimeLog } from "../base/runtime-log.ts";
 
 type Table = Record<string, unknown>;
 
@@ -30,23 +29,23 @@ function readText(path: string): string {
 }
 
 /** One migration step: failures are reported and start goes on (docs/home.md#start-and-migration). */
-function step(log: HomeLog, what: string, run: () => void): void {
+function step(log: RuntimeLog, what: string, run: () => void): void {
   try {
     run();
   } catch (err) {
-    log(`home migration: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+    log.warn(`home migration: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
 /** Rename `from` to `to` when `from` exists and `to` does not. */
-function moveIfAbsent(from: string, to: string, log: HomeLog): void {
+function moveIfAbsent(from: string, to: string, log: RuntimeLog): void {
   if (!fs.existsSync(from) || fs.existsSync(to)) return;
   fs.renameSync(from, to);
-  log(`home migration: moved ${from} to ${to}`);
+  log.warn(`home migration: moved ${from} to ${to}`);
 }
 
 /** Deprecated `[mcps]`/`[agents]` of config.toml go to the local manifest (docs/packages.md#manifests). */
-function moveManifestTables(p: HomePaths, log: HomeLog): void {
+function moveManifestTables(p: HomePaths, log: RuntimeLog): void {
   if (!fs.existsSync(p.config)) return;
   const configText = fs.readFileSync(p.config, "utf8");
   const config = parse(configText) as Table;
@@ -62,11 +61,11 @@ function moveManifestTables(p: HomePaths, log: HomeLog): void {
   fs.mkdirSync(p.localDir, { recursive: true });
   writeFileAtomicSync(p.localManifest, appendTables(manifestText, moved));
   writeFileAtomicSync(p.config, removeTables(configText, keys));
-  log(`home migration: moved [${keys.join("], [")}] from config.toml to ${p.localManifest}`);
+  log.warn(`home migration: moved [${keys.join("], [")}] from config.toml to ${p.localManifest}`);
 }
 
 /** `[disabled]` is read from config.toml only; bring one over from the manifest. */
-function moveDisabledTable(p: HomePaths, log: HomeLog): void {
+function moveDisabledTable(p: HomePaths, log: RuntimeLog): void {
   if (!fs.existsSync(p.config) || !fs.existsSync(p.localManifest)) return;
   const manifestText = fs.readFileSync(p.localManifest, "utf8");
   const manifest = parse(manifestText) as Table;
@@ -76,7 +75,7 @@ function moveDisabledTable(p: HomePaths, log: HomeLog): void {
   if ("disabled" in config) return;
   writeFileAtomicSync(p.config, appendTables(configText, { disabled: manifest.disabled }));
   writeFileAtomicSync(p.localManifest, removeTables(manifestText, ["disabled"]));
-  log(`home migration: moved [disabled] from ${p.localManifest} to config.toml`);
+  log.warn(`home migration: moved [disabled] from ${p.localManifest} to config.toml`);
 }
 
 /**
@@ -86,7 +85,7 @@ function moveDisabledTable(p: HomePaths, log: HomeLog): void {
  * Failing to create a directory or the config does throw: the daemon cannot
  * run without them.
  */
-export function scaffoldHome(home: string, log: HomeLog): HomePaths {
+export function scaffoldHome(home: string, log: RuntimeLog): HomePaths {
   const p = homePaths(home);
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
 

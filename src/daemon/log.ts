@@ -2,11 +2,13 @@
 // Field values whose key looks like a secret are never written.
 import { appendFileSync, existsSync, renameSync, statSync, mkdirSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import type { LogFields, RuntimeLog } from "../base/runtime-log.ts";
 
+export type { LogFields };
 export type LogLevel = "debug" | "info" | "warn" | "error";
-export type LogFields = Record<string, unknown>;
 
-export interface Logger {
+/** The daemon's logger; it is the runtime's `RuntimeLog` too (handed to the host once). */
+export interface Logger extends RuntimeLog {
   debug(msg: string, fields?: LogFields): void;
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;

@@ -11,6 +11,7 @@ import type { HomePaths } from "./home.ts";
 import { manifestMcps } from "./manifest.ts";
 import { listInstalled } from "./packages/installed.ts";
 import { resolveMcps, type SourcedMcp } from "./packages/resolve.ts";
+import { SILENT_LOG, type RuntimeLog } from "../base/runtime-log.ts";
 
 /** Wraps a stdio server's command line in the sandbox, or says why it cannot run. */
 export type SandboxWrap = (argv: Argv) => { argv: Argv } | { error: string };
@@ -21,7 +22,7 @@ export function mcpServerSpecs(
   env: Env,
   cwd: string,
   sandbox: SandboxWrap = (argv) => ({ argv }),
-  warn: (message: string) => void = () => {},
+  log: RuntimeLog = SILENT_LOG,
 ): McpServerSpec[] {
   const specs: McpServerSpec[] = [];
   for (const { config } of servers) {
@@ -32,7 +33,7 @@ export function mcpServerSpecs(
     if (command && !s.url && s.sandbox) {
       const wrapped = sandbox([command, ...args]);
       if ("error" in wrapped) {
-        warn(`mcp server '${s.name}' skipped: ${wrapped.error}`);
+        log.warn(`mcp server '${s.name}' skipped: ${wrapped.error}`);
         continue;
       }
       [command, ...args] = wrapped.argv;
@@ -44,5 +45,5 @@ export function mcpServerSpecs(
 
 /** Names of every MCP server the local manifest and the installed packages configure. */
 export function configuredMcpNames(paths: HomePaths): string[] {
-  return resolveMcps(manifestMcps(paths.localManifest), listInstalled(paths.packages, paths.cacheRepos), () => {}).map((m) => m.config.name);
+  return resolveMcps(manifestMcps(paths.localManifest), listInstalled(paths.packages, paths.cacheRepos), SILENT_LOG).map((m) => m.config.name);
 }

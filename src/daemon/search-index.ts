@@ -5,17 +5,17 @@
 import type { ConversationIndex } from "../runtime/search/conversation-index.ts";
 import type { SessionTable } from "../runtime/sessions.ts";
 import { releaseMemory } from "./release-memory.ts";
+import type { Logger } from "./log.ts";
 
 export const SEARCH_INDEX_SAVE_MS = 5000;
 
 export function keepSearchIndex(
   index: ConversationIndex | undefined,
   sessions: SessionTable,
-  warn: (m: string) => void,
-  info: (m: string) => void,
+  log: Pick<Logger, "warn" | "info">,
 ): { stop(): void } {
   if (!index) return { stop() {} };
-  index.load().catch((err: Error) => warn(`conversation search index: ${err.message}`));
+  index.load().catch((err: Error) => log.warn(`conversation search index: ${err.message}`));
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
@@ -23,11 +23,11 @@ export function keepSearchIndex(
     void (async () => {
       if (index.unsaved) await index.save();
       if (await index.unloadIfIdle()) {
-        info("unloaded the idle conversation search index");
+        log.info("unloaded the idle conversation search index");
         releaseMemory(sessions);
       }
     })()
-      .catch((err: Error) => warn(`conversation search index: ${err.message}`))
+      .catch((err: Error) => log.warn(`conversation search index: ${err.message}`))
       .finally(() => (busy = false));
   }, SEARCH_INDEX_SAVE_MS);
   timer.unref();

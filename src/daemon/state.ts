@@ -52,10 +52,11 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   mkdirSync(paths.sessions, { recursive: true });
   // Real path, so that files named by clients (resolved with realpath) compare equal.
   const sessionsDir = realpathSync(paths.sessions);
-  const host = new Host(sessionsDir);
-  host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, (m) => log.warn(m), host.sessions.titleRenames);
+  // The daemon's log is the runtime's, handed over once: every run reports there, delegated ones too.
+  const host = new Host(sessionsDir, log);
+  host.searchIndex = new ConversationIndex(sessionsDir, paths.searchIndex, log, host.sessions.titleRenames);
   const events = new EventBus();
-  const components = new ComponentDiscovery(paths.runDir, { warn: (m) => log.warn(m), clientVersion: pkg.version });
+  const components = new ComponentDiscovery(paths.runDir, { log, clientVersion: pkg.version });
   const senderMcps = new SenderPools();
   const build = (loaded: LoadedConfig, mcp?: { inBackground?: boolean; keep?: McpPool }) =>
     buildRuntime({
@@ -74,7 +75,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   // Today's spend is read from the ledger while the config loads and the runtime is built.
   const usage = LedgerRecorder.open(paths.usageLedger, {
     dailyLimitUsd: () => host.runtime.dailyBudgetUsd,
-    warn: (m) => log.warn(m),
+    log,
     budgetWarning: (step, message) => {
       log.warn(message, { agent: step.agent, session: step.session });
       events.publish({ agent: step.agent, session: step.session, kind: "budget_warning", content: message });
@@ -106,8 +107,8 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
     remote: new RemoteAccess(paths, log),
     crons: new CronScheduler({
       path: paths.crons,
-      fire: (entry) => fireCron(host, entry, (session) => state.crons.retarget(entry.id, session), (m) => log.warn(m)),
-      warn: (m) => log.warn(m),
+      fire: (entry) => fireCron(host, entry, (session) => state.crons.retarget(entry.id, session)),
+      log,
     }),
     async reload(options = {}) {
       const loaded = loadConfigFile(paths.config, env);

@@ -8,6 +8,7 @@ import { composePrompt, type RuntimeHook } from "./hooks.ts";
 import { toolWhitelist } from "./scope.ts";
 import { describeFile, isRegularFile } from "./file-kind.ts";
 import { unusableName } from "./package-names.ts";
+import type { RuntimeLog } from "../base/runtime-log.ts";
 
 export interface AgentSources {
   crab: AgentSettings;
@@ -21,7 +22,7 @@ export interface AgentSources {
   promptFiles?: Record<string, string>;
   /** Hooks whose prompt blocks follow the base prompt (docs/agent-loop.md#system-prompt). */
   hooks: readonly RuntimeHook[];
-  warn(message: string): void;
+  log: RuntimeLog;
 }
 
 export function buildAgents(sources: AgentSources): Map<string, AgentDefinition> {
@@ -41,11 +42,11 @@ export function buildAgents(sources: AgentSources): Map<string, AgentDefinition>
       const name = basename(entry.file, ".md");
       const bad = dir.packaged ? unusableName("agent", name, dir.source) : undefined;
       if (bad) {
-        sources.warn(bad);
+        sources.log.warn(bad);
         continue;
       }
       if (name === DEFAULT_AGENT) {
-        sources.warn(`ignoring prompt file ${entry.file}: 'crab' is configured by [system.crab] and Crab.md`);
+        sources.log.warn(`ignoring prompt file ${entry.file}: 'crab' is configured by [system.crab] and Crab.md`);
         continue;
       }
       if (prompts.has(name)) continue;
@@ -62,20 +63,20 @@ export function buildAgents(sources: AgentSources): Map<string, AgentDefinition>
   }
   for (const name of Object.keys(sources.manifestAgents)) {
     if (name === DEFAULT_AGENT) {
-      sources.warn("ignoring [agents.crab]: configure the default agent in [system.crab]");
+      sources.log.warn("ignoring [agents.crab]: configure the default agent in [system.crab]");
       continue;
     }
     if (prompts.has(name)) continue;
     const what = unreadable.get(name);
     unreadable.delete(name);
-    sources.warn(
+    sources.log.warn(
       what
         ? `agent '${name}' is configured but its prompt file ${what}: skipped until it is one`
         : `agent '${name}' is configured but has no prompt file ${name}.md in local/agents/; skipped until that file exists`,
     );
   }
   // A FIFO or a link to a device would block or never end a read: said, never read.
-  for (const what of unreadable.values()) sources.warn(`ignoring prompt file ${what}: skipped`);
+  for (const what of unreadable.values()) sources.log.warn(`ignoring prompt file ${what}: skipped`);
   for (const [name, file] of [...prompts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const settings = sources.manifestAgents[name] ?? { ...DEFAULT_AGENT_SETTINGS, thinking: sources.crab.thinking, source: found.get(name) };
     agents.set(name, define(name, settings, readIfPresent(file), sources.hooks));
@@ -87,7 +88,7 @@ export function buildAgents(sources: AgentSources): Map<string, AgentDefinition>
 function identity(sources: AgentSources): string {
   const file = sources.identityFile;
   if (existsSync(file) && !isRegularFile(file)) {
-    sources.warn(`ignoring ${file}: it is ${describeFile(file)}, not a regular file; crab uses its default persona`);
+    sources.log.warn(`ignoring ${file}: it is ${describeFile(file)}, not a regular file; crab uses its default persona`);
     return CRAB_PERSONA;
   }
   const text = readIfPresent(file);

@@ -7,6 +7,7 @@ import { cutUtf8 } from "./utf8.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
 import type { Session } from "./sessions.ts";
 import { historyTokens } from "./working-history.ts";
+import type { RuntimeLog } from "../base/runtime-log.ts";
 
 export const COMPACTION_INSTRUCTIONS = `Summarise the conversation so far into one compact context block that will replace the full history.
 
@@ -78,7 +79,7 @@ export class CompactError extends Error {
  * The Compact operation (docs/agent-loop.md#the-compact-operation): the summary of a session's current
  * working history, changing nothing.
  */
-export async function compactSession(runtime: Runtime, session: Session, warn?: (m: string) => void): Promise<string> {
+export async function compactSession(runtime: Runtime, session: Session, log: RuntimeLog): Promise<string> {
   await session.ensureLoaded();
   if (session.history.length === 0) throw new CompactError("empty", `session ${session.id} has no history to compact`);
   const agent = runtime.agents.get(session.agent);
@@ -89,7 +90,7 @@ export async function compactSession(runtime: Runtime, session: Session, warn?: 
     const { model } = runtime.models.resolve(modelName);
     return await summarise(model, compactionRequest(modelName, agent, [...session.history]));
   } catch (err) {
-    warn?.(`compact of session ${session.id} failed: ${(err as Error).message}`);
+    log.warn(`compact of session ${session.id} failed: ${(err as Error).message}`);
     throw new CompactError("failed", `compact failed for session ${session.id}`);
   }
 }

@@ -10,6 +10,7 @@ import { Holdings } from "./usage/reservations.ts";
 import type { UsageRecorder } from "./usage/step.ts";
 import type { ConversationIndex } from "./search/conversation-index.ts";
 import { ToolProcesses } from "./tool-processes.ts";
+import { SILENT_LOG, type RuntimeLog } from "../base/runtime-log.ts";
 
 export const DELEGATE_IDENTITY = "delegate";
 
@@ -29,8 +30,15 @@ export class Host implements TaskRunner {
   /** The current runtime; swapped atomically on reload. */
   runtime!: Runtime;
 
-  constructor(sessionsDir: string) {
+  /**
+   * Where every run reports what goes wrong in the background (persistence,
+   * fallbacks, titles), delegated runs included: the daemon's log, given once.
+   */
+  readonly log: RuntimeLog;
+
+  constructor(sessionsDir: string, log: RuntimeLog = SILENT_LOG) {
     this.sessions = new SessionTable(sessionsDir);
+    this.log = log;
   }
 
   configureTasks(maxConcurrent: number, taskTimeoutSecs: number): void {

@@ -15,6 +15,7 @@ import { QuestionQueue, type QuestionEvent } from "./approval/questions.ts";
 import { compactionDue, compactionRequest, summarise } from "./compaction.ts";
 import { injected, observe, preprocess, type RunScene } from "./hooks.ts";
 import type { Host } from "./host.ts";
+import type { RuntimeLog } from "../base/runtime-log.ts";
 import { modelNameFor, type Runtime } from "./runtime.ts";
 import { redactOutput } from "./redact-output.ts";
 import type { ToolProcesses } from "./tool-processes.ts";
@@ -44,8 +45,6 @@ export interface TurnInput {
   cwd?: string;
   /** Generate a title in the background when the session has none (default true). */
   title?: boolean;
-  /** Background failures (title generation, persistence). */
-  warn?: (message: string) => void;
 }
 
 /** What a turn reports: the agent's events plus questions for the user (ask_user calls, approvals). */
@@ -98,12 +97,12 @@ export async function* runTurn(
     return event;
   };
   const finishWith = async (outcome: TurnOutcome): Promise<TurnOutcome> => {
-    await persist(host, session, unsaved, input.warn);
+    await persist(host, session, unsaved);
     const elapsed = Math.floor((Date.now() - started) / 1000);
     // A rewrite that would write the same meta line is skipped: it costs a read, a write and an fsync of the whole file.
     if (elapsed > 0) {
       session.meta = { ...session.meta, uptime_secs: session.meta.uptime_secs + elapsed };
-      await rewriteMeta(session.filePath, session.meta).catch((e: Error) => input.warn?.(`meta rewrite failed: ${e.message}`));
+      await rewriteMeta(session.filePath, session.meta).catch((e: Error) => host.log.warn(`meta rewrite failed: ${e.message}`));
     }
     return outcome;
   };
@@ -122,7 +121,7 @@ export async function* runTurn(
   try {
     if (!modelName) throw new Error(runtime.noModelHint);
     // A model asked for by name is the one wanted: no fallback to another.
-    model = fallbackChain(runtime, modelName, input.model ? [] : agent.fallback, input.warn);
+    model = fallbackChain(runtime, modelName, input.model ? [] : agent.fallback, host.log);
   } catch (err) {
     const outcome = await fail((err as Error).message, modelName);
     yield emit({ type: "done", result: outcome });
@@ -130,7 +129,7 @@ export async function* runTurn(
   }
 
   const dropped = fitToContext(session.history, runtime.models.contextLimit(modelName));
-  if (dropped > 0) input.warn?.(`session ${session.id}: ${dropped} older messages left out of the request, past the context window of ${modelName}`);
+  if (dropped > 0) host.log.warn(`session ${session.id}: ${dropped} older messages left out of the request, past the context window of ${modelName}`);
   session.history.push(...injected(runtime.hooks, { ...scene, userMessage: user.content }), user);
   const spend = new RunSpend(agent, input.parentSpend);
   const gate: RequestGate = requestGate(runtime, host, spend, model.routes);
@@ -197,7 +196,7 @@ export async function* runTurn(
     onStep: async (added) => {
       const batch = [...unsaved, ...added];
       unsaved = [];
-      await persist(host, session, batch, input.warn);
+      await persist(host, session, batch);
     },
     compact: async (history) => {
       if (!compactionDue(agent, history, runtime.models.contextLimit(model.current.name))) return undefined;
@@ -205,7 +204,7 @@ export async function* runTurn(
       const request = { ...compactionRequest(modelName, agent, history), signal: modelSignal };
       const grant = gate(request);
       if (typeof grant === "string") {
-        input.warn?.(`compaction of session ${session.id} skipped: ${grant}`);
+        host.log.warn(`compaction of session ${session.id} skipped: ${grant}`);
         return undefined;
       }
       if (grant) request.maxTokens = grant.maxTokens;
@@ -213,7 +212,7 @@ export async function* runTurn(
         return await summarise(model, request, recordStep);
       } catch (err) {
         // A failed compaction is "no compaction" (docs/agent-loop.md#after-a-compaction): the run goes on as it was.
-        input.warn?.(`compaction of session ${session.id} failed: ${(err as Error).message}`);
+        host.log.warn(`compaction of session ${session.id} failed: ${(err as Error).message}`);
         return undefined;
       } finally {
         grant?.release();
@@ -221,7 +220,7 @@ export async function* runTurn(
     },
     onCompact: (summary) =>
       appendCompactMarker(session.filePath, summary).catch((e: Error) =>
-        input.warn?.(`could not persist the compaction of session ${session.id}: ${e.message}`),
+        host.log.warn(`could not persist the compaction of session ${session.id}: ${e.message}`),
       ),
   });
   // Approval questions are posted while the loop waits for its tools: they join its events here.
@@ -258,7 +257,7 @@ export async function* runTurn(
     costUsd: spend.priced ? spend.ownUsd : undefined,
   });
   yield emit({ type: "done", result: outcome });
-  if (input.title !== false) maybeTitle(runtime, host, session, input.warn);
+  if (input.title !== false) maybeTitle(runtime, host, session);
   return outcome;
 }
 
@@ -275,18 +274,18 @@ function workingDirectory(runtime: Runtime, session: Session, input: TurnInput, 
  * The agent's model followed by its fallbacks. A fallback no provider serves
  * is left out with a warning: the primary model alone still runs.
  */
-function fallbackChain(runtime: Runtime, primary: string, fallback: readonly string[], warn?: (m: string) => void): FallbackModel {
+function fallbackChain(runtime: Runtime, primary: string, fallback: readonly string[], log: RuntimeLog): FallbackModel {
   const routes: Route[] = [{ name: primary, ...runtime.models.resolve(primary) }];
   for (const name of fallback) {
     if (routes.some((r) => r.name === name)) continue;
     try {
       routes.push({ name, ...runtime.models.resolve(name) });
     } catch (err) {
-      warn?.(`fallback model '${name}' skipped: ${(err as Error).message}`);
+      log.warn(`fallback model '${name}' skipped: ${(err as Error).message}`);
     }
   }
   return withFallback(routes, ({ from, to, error }) =>
-    warn?.(`model '${from.name}' (provider '${from.provider}') failed: ${error.message}; falling back to '${to.name}' (provider '${to.provider}')`),
+    log.warn(`model '${from.name}' (provider '${from.provider}') failed: ${error.message}; falling back to '${to.name}' (provider '${to.provider}')`),
   );
 }
 
@@ -315,18 +314,18 @@ function scopedDispatcher(
   };
 }
 
-async function persist(host: Host, session: Session, messages: Message[], warn?: (m: string) => void): Promise<void> {
+async function persist(host: Host, session: Session, messages: Message[]): Promise<void> {
   if (messages.length === 0) return;
   try {
     await appendMessages(session.filePath, messages);
     host.searchIndex?.appended(session.filePath, session.meta, messages);
   } catch (err) {
-    warn?.(`could not persist session ${session.id} to ${session.filePath}: ${(err as Error).message}`);
+    host.log.warn(`could not persist session ${session.id} to ${session.filePath}: ${(err as Error).message}`);
   }
 }
 
 /** docs/sessions.md#titles: a background title from the active model once there is a first exchange. */
-function maybeTitle(runtime: Runtime, host: Host, session: Session, warn?: (m: string) => void): void {
+function maybeTitle(runtime: Runtime, host: Host, session: Session): void {
   if (session.meta.title || !runtime.activeModel) return;
   const source = titleSource(session.history);
   if (!source) return;
@@ -358,7 +357,7 @@ function maybeTitle(runtime: Runtime, host: Host, session: Session, warn?: (m: s
         release();
       }
     } catch (err) {
-      warn?.(`title generation for session ${session.id} failed: ${(err as Error).message}`);
+      host.log.warn(`title generation for session ${session.id} failed: ${(err as Error).message}`);
     }
   })();
 }

@@ -11,7 +11,7 @@ import { tempDir } from "./tmp.ts";
 
 function scaffold(home: string): string[] {
   const logged: string[] = [];
-  scaffoldHome(home, (m) => logged.push(m));
+  scaffoldHome(home, { warn: (m) => logged.push(m) });
   return logged;
 }
 

@@ -24,7 +24,7 @@ function setup() {
       [JSON.stringify(newSessionMeta(name.split("_")[0], name.split("_")[1])), ...messages.map(([role, content]) => JSON.stringify({ role, content }))].join("\n") + "\n",
     );
   const warnings: string[] = [];
-  const open = () => new ConversationIndex(sessions, join(home, "index/conversations.json"), (m) => warnings.push(m));
+  const open = () => new ConversationIndex(sessions, join(home, "index/conversations.json"), { warn: (m) => warnings.push(m) });
   return { home, sessions, write, open, warnings, snapshot: join(home, "index/conversations.json") };
 }
 

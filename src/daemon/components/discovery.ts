@@ -47,7 +47,7 @@ export class ComponentDiscovery {
     try {
       this.watcher = watch(this.runDir, () => void this.refresh());
     } catch (err) {
-      this.connect.warn(`cannot watch ${this.runDir} for components: ${(err as Error).message}; checking every ${this.probeMs} ms`);
+      this.connect.log.warn(`cannot watch ${this.runDir} for components: ${(err as Error).message}; checking every ${this.probeMs} ms`);
     }
     this.timer = setInterval(() => void this.refresh(true), this.probeMs);
   }
@@ -102,7 +102,7 @@ export class ComponentDiscovery {
         await this.scan(probe);
       } while (this.rescan);
     })()
-      .catch((err) => this.connect.warn(`component discovery: ${(err as Error).message}`))
+      .catch((err) => this.connect.log.warn(`component discovery: ${(err as Error).message}`))
       .finally(() => (this.scanning = undefined));
     return this.scanning;
   }
@@ -138,7 +138,7 @@ export class ComponentDiscovery {
       this.components.set(name, opened);
     }, (err: unknown) => {
       this.connecting.delete(name);
-      this.connect.warn(`component '${name}': ${(err as Error).message}`);
+      this.connect.log.warn(`component '${name}': ${(err as Error).message}`);
     });
   }
 
@@ -147,7 +147,7 @@ export class ComponentDiscovery {
     await c.pool?.close();
     c.pool = undefined;
     c.error = `port ${c.port} does not answer`;
-    this.connect.warn(`component '${c.name}' dropped: ${c.error}`);
+    this.connect.log.warn(`component '${c.name}' dropped: ${c.error}`);
   }
 
   private async open(name: string, port: number): Promise<Component> {

@@ -14,6 +14,7 @@ import { listInstalled } from "../packages/installed.ts";
 import type { CommandConfig } from "../packages/manifest.ts";
 import { Supervisor } from "./supervisor.ts";
 import { SupervisedList } from "./supervised-list.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 const NAME = /^[A-Za-z0-9._-]{1,100}$/;
 const DEFAULT_LOG_LINES = 50;
@@ -103,13 +104,13 @@ export class Services {
    * manager would have kept it running); a command no longer installed is
    * forgotten. Failures are reported, never fatal.
    */
-  async resume(warn: (msg: string) => void): Promise<void> {
+  async resume(log: RuntimeLog): Promise<void> {
     for (const name of this.remembered.names()) {
       try {
         await this.start(name, true);
       } catch (err) {
         this.remembered.delete(name);
-        warn(`service '${name}' not restarted: ${(err as Error).message}`);
+        log.warn(`service '${name}' not restarted: ${(err as Error).message}`);
       }
     }
   }

@@ -26,11 +26,11 @@ export async function cronSession(host: Host, entry: CronEntry): Promise<Session
   }
 }
 
-export async function fireCron(host: Host, entry: CronEntry, retarget: (session: bigint) => void, warn: (m: string) => void): Promise<void> {
+export async function fireCron(host: Host, entry: CronEntry, retarget: (session: bigint) => void): Promise<void> {
   const session = await cronSession(host, entry);
   retarget(session.id);
-  const outcome = await startTurn(host, session, { content: `/${entry.skill}`, sender: CRON_SENDER, streaming: false, cwd: entry.cwd, warn }).outcome;
+  const outcome = await startTurn(host, session, { content: `/${entry.skill}`, sender: CRON_SENDER, streaming: false, cwd: entry.cwd }).outcome;
   if (outcome.stopReason === "error" || outcome.stopReason === "aborted") {
-    warn(`cron ${entry.id} (/${entry.skill}) in session ${session.id} (${basename(session.filePath)}) failed: ${outcome.error}`);
+    host.log.warn(`cron ${entry.id} (/${entry.skill}) in session ${session.id} (${basename(session.filePath)}) failed: ${outcome.error}`);
   }
 }

@@ -4,6 +4,7 @@
 import { inQuietWindow } from "./quiet.ts";
 import { nextFire } from "./schedule.ts";
 import { saveCrons, type CronEntry } from "./store.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 /** setTimeout's limit: longer waits are taken in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -11,7 +12,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface CronSchedulerOptions {
   path: string;
   fire(entry: CronEntry): Promise<void>;
-  warn(message: string): void;
+  log: RuntimeLog;
 }
 
 export class CronScheduler {
@@ -86,7 +87,7 @@ export class CronScheduler {
       try {
         await this.options.fire(entry);
       } catch (err) {
-        this.options.warn(`cron ${entry.id} (/${entry.skill}) failed: ${(err as Error).message}`);
+        this.options.log.warn(`cron ${entry.id} (/${entry.skill}) failed: ${(err as Error).message}`);
       }
     }
     // From now, not from `at`: a firing that ran long is not caught up (docs/cron.md#firing).
@@ -97,7 +98,7 @@ export class CronScheduler {
     try {
       saveCrons(this.options.path, this.list());
     } catch (err) {
-      this.options.warn(`could not write crons.toml: ${(err as Error).message}`);
+      this.options.log.warn(`could not write crons.toml: ${(err as Error).message}`);
     }
   }
 }

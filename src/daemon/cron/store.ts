@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { writeFileAtomicSync } from "../../base/atomic-file.ts";
 import { parse, stringify } from "smol-toml";
 import { validateSchedule } from "./schedule.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export interface CronEntry {
   id: bigint;
@@ -22,13 +23,13 @@ export interface CronEntry {
   cwd?: string;
 }
 
-export function loadCrons(path: string, warn: (m: string) => void): CronEntry[] {
+export function loadCrons(path: string, log: RuntimeLog): CronEntry[] {
   if (!existsSync(path)) return [];
   let doc: { cron?: unknown };
   try {
     doc = parse(readFileSync(path, "utf8")) as { cron?: unknown };
   } catch (err) {
-    warn(`crons.toml cannot be read, starting without crons: ${(err as Error).message}`);
+    log.warn(`crons.toml cannot be read, starting without crons: ${(err as Error).message}`);
     return [];
   }
   const entries: CronEntry[] = [];
@@ -37,7 +38,7 @@ export function loadCrons(path: string, warn: (m: string) => void): CronEntry[] 
     try {
       validateSchedule(schedule);
     } catch (err) {
-      warn(`skipping cron ${String(raw.id)}: ${(err as Error).message}`);
+      log.warn(`skipping cron ${String(raw.id)}: ${(err as Error).message}`);
       continue;
     }
     entries.push({

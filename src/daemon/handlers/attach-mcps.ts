@@ -31,7 +31,7 @@ async function* attach(state: DaemonState, sender: string, servers: AttachedMcpS
   const pool = await connectMcpServers(specs, {
     baseEnv: runtime.toolPolicy?.env ?? state.env,
     extraEnv: expandConfig(state.config.config, state.env).env,
-    warn: (m) => state.log.warn(`${m} (attached for sender ${sender})`),
+    log: { warn: (m) => state.log.warn(`${m} (attached for sender ${sender})`) },
     clientVersion: pkg.version,
   });
   if (ctx.signal.aborted) {

@@ -8,6 +8,7 @@ import { manifestMcps, readManifest, writeManifestMcps } from "../manifest.ts";
 import type { DaemonState } from "../state.ts";
 import { listInstalled } from "../packages/installed.ts";
 import { LOCAL_SOURCE, resolveMcps } from "../packages/resolve.ts";
+import { SILENT_LOG } from "../../base/runtime-log.ts";
 
 export function mcpHandlers(state: DaemonState): Handlers {
   return {
@@ -15,7 +16,7 @@ export function mcpHandlers(state: DaemonState): Handlers {
       const live = new Map((state.host.runtime.mcp?.servers() ?? []).map((s) => [s.name, s]));
       const disabled = state.config.config.disabled.mcps;
       const installed = listInstalled(state.paths.packages, state.paths.cacheRepos);
-      const configured = resolveMcps(manifestMcps(state.paths.localManifest), installed, () => {}).map(({ config: m, source }) => {
+      const configured = resolveMcps(manifestMcps(state.paths.localManifest), installed, SILENT_LOG).map(({ config: m, source }) => {
         const enabled = !disabled.includes(m.name);
         const server = live.get(m.name);
         // A server still connecting (daemon start) is DISCONNECTED with the error "connecting".

@@ -108,7 +108,7 @@ export function packageHandlers(state: DaemonState): Handlers {
       try {
         const dir = await syncHub(state.paths.hub, hubUrl(state.config.config.hub.url, state.env));
         const installed = new Set(listInstalled(state.paths.packages, state.paths.cacheRepos).map((p) => p.id));
-        const packages = hubEntries(dir, (m) => state.log.warn(m))
+        const packages = hubEntries(dir, state.log)
           .filter((e) => matchesQuery(e, query))
           .map((e) => ({
             name: e.id,

@@ -65,7 +65,6 @@ export function sessionHandlers(state: DaemonState): Handlers {
       signal: ctx.signal,
       stopTools: ctx.shutdown,
       streaming,
-      warn: (m) => state.log.warn(m),
     });
     void task.outcome.then(
       (o) => {
@@ -140,7 +139,7 @@ export function sessionHandlers(state: DaemonState): Handlers {
       const open = state.host.sessions.get(session);
       if (!open) throw notFound(`session ${session} not found`);
       try {
-        return { case: "compact", value: { summary: await compactSession(state.host.runtime, open, (m) => state.log.warn(m)) } };
+        return { case: "compact", value: { summary: await compactSession(state.host.runtime, open, state.log) } };
       } catch (err) {
         if (err instanceof CompactError) {
           throw err.reason === "empty" ? badRequest(err.message) : err.reason === "agent" ? notFound(err.message) : internal(err.message);

@@ -6,6 +6,7 @@ import type { Env } from "../../config/expand.ts";
 import { syncClone } from "./git.ts";
 import { readPackageManifest, type PackageManifest } from "./manifest.ts";
 import { parsePackageId, type PackageId } from "./id.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export const DEFAULT_HUB_URL = "https://github.com/crabtalk/hub";
 
@@ -24,8 +25,8 @@ export interface HubEntry extends PackageId {
   manifest: PackageManifest;
 }
 
-/** Every manifest of a hub directory that parses, sorted by id; the others are reported to `warn`. */
-export function hubEntries(hubDir: string, warn: (msg: string) => void): HubEntry[] {
+/** Every manifest of a hub directory that parses, sorted by id; the others are reported to `log`. */
+export function hubEntries(hubDir: string, log: RuntimeLog): HubEntry[] {
   const entries: HubEntry[] = [];
   for (const scope of listDir(hubDir)) {
     if (scope.startsWith(".") || !isDir(join(hubDir, scope))) continue;
@@ -35,7 +36,7 @@ export function hubEntries(hubDir: string, warn: (msg: string) => void): HubEntr
       try {
         entries.push({ ...parsePackageId(id), manifest: readPackageManifest(join(hubDir, scope, file), `${id}.toml`) });
       } catch (err) {
-        warn(`hub manifest ${id}: ${(err as Error).message}`);
+        log.warn(`hub manifest ${id}: ${(err as Error).message}`);
       }
     }
   }

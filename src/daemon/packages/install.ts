@@ -22,6 +22,7 @@ import { resolveAgents, resolveMcps } from "./resolve.ts";
 import { runSetupPrompt, runSetupScript } from "./setup.ts";
 import { scriptEnv } from "./script-env.ts";
 import { userHome } from "../../base/home-paths.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export type { Progress } from "./commands.ts";
 
@@ -134,10 +135,12 @@ function* warnings(state: DaemonState, pkg: PackageId, manifest: PackageManifest
   const { paths } = state;
   const messages: string[] = [];
   const collect = (m: string) => messages.push(m);
+  // Warnings of a dry resolution go to the user with the install, not to the daemon's log.
+  const toUser: RuntimeLog = { warn: collect };
   const installed = listInstalled(paths.packages, paths.cacheRepos);
-  resolveMcps(manifestMcps(paths.localManifest), installed, collect);
-  resolveAgents(manifestAgents(paths.localManifest), installed, collect);
-  discoverSkills(skillDirs(paths, installed), [], collect);
+  resolveMcps(manifestMcps(paths.localManifest), installed, toUser);
+  resolveAgents(manifestAgents(paths.localManifest), installed, toUser);
+  discoverSkills(skillDirs(paths, installed), [], toUser);
   // Prompt files alone register agents too: one whose name is unusable is skipped (package-names.ts).
   const repo = installed.find((p) => p.id === pkg.id)?.repo;
   for (const file of repo ? listDir(join(repo, "agents")) : []) {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { needsRepository, readPackageManifest, type PackageManifest } from "./manifest.ts";
 import { parsePackageId, repoSlug, type PackageId } from "./id.ts";
 import { listDir } from "./hub.ts";
+import { SILENT_LOG, type RuntimeLog } from "../../base/runtime-log.ts";
 
 export interface InstalledPackage extends PackageId {
   manifest: PackageManifest;
@@ -18,11 +19,11 @@ export interface BrokenPackage {
   error: string;
 }
 
-/** The packages that load; each broken one is reported to `warn` and skipped. */
-export function listInstalled(packagesDir: string, cacheRepos: string, warn: (msg: string) => void = () => {}): InstalledPackage[] {
+/** The packages that load; each broken one is reported to `log` and skipped. */
+export function listInstalled(packagesDir: string, cacheRepos: string, log: RuntimeLog = SILENT_LOG): InstalledPackage[] {
   const out: InstalledPackage[] = [];
   for (const entry of installedEntries(packagesDir, cacheRepos)) {
-    if ("error" in entry) warn(`package ${entry.id}: ${entry.error}, skipping`);
+    if ("error" in entry) log.warn(`package ${entry.id}: ${entry.error}, skipping`);
     else out.push(entry);
   }
   return out;

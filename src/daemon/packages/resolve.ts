@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { AgentConfig, McpServerConfig } from "../../config/schema.ts";
 import type { InstalledPackage } from "./installed.ts";
 import { unusableName } from "../../runtime/package-names.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export const LOCAL_SOURCE = "local";
 
@@ -22,17 +23,17 @@ export interface SourcedAgent {
   promptFile?: string;
 }
 
-export function resolveMcps(local: Record<string, McpServerConfig>, packages: readonly InstalledPackage[], warn: (m: string) => void): SourcedMcp[] {
+export function resolveMcps(local: Record<string, McpServerConfig>, packages: readonly InstalledPackage[], log: RuntimeLog): SourcedMcp[] {
   const out: SourcedMcp[] = Object.values(local).map((config) => ({ config, source: LOCAL_SOURCE }));
   for (const pkg of packages) {
     for (const config of Object.values(pkg.manifest.mcps)) {
       const bad = unusableName("MCP server", config.name, pkg.id);
       if (bad) {
-        warn(bad);
+        log.warn(bad);
         continue;
       }
       if (out.some((m) => m.config.name === config.name)) {
-        warn(`MCP '${config.name}' from ${pkg.id} conflicts with already-loaded MCP, skipping`);
+        log.warn(`MCP '${config.name}' from ${pkg.id} conflicts with already-loaded MCP, skipping`);
         continue;
       }
       out.push({ config, source: pkg.id });
@@ -41,17 +42,17 @@ export function resolveMcps(local: Record<string, McpServerConfig>, packages: re
   return out;
 }
 
-export function resolveAgents(local: Record<string, AgentConfig>, packages: readonly InstalledPackage[], warn: (m: string) => void): Map<string, SourcedAgent> {
+export function resolveAgents(local: Record<string, AgentConfig>, packages: readonly InstalledPackage[], log: RuntimeLog): Map<string, SourcedAgent> {
   const out = new Map<string, SourcedAgent>(Object.entries(local).map(([n, config]) => [n, { config, source: LOCAL_SOURCE }]));
   for (const pkg of packages) {
     for (const [name, { prompt, ...config }] of Object.entries(pkg.manifest.agents)) {
       const bad = unusableName("agent", name, pkg.id);
       if (bad) {
-        warn(bad);
+        log.warn(bad);
         continue;
       }
       if (out.has(name)) {
-        warn(`agent '${name}' from ${pkg.id} conflicts with already-loaded agent, skipping`);
+        log.warn(`agent '${name}' from ${pkg.id} conflicts with already-loaded agent, skipping`);
         continue;
       }
       const promptFile = pkg.repo ? join(pkg.repo, prompt ?? join("agents", `${name}.md`)) : undefined;

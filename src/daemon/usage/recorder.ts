@@ -5,13 +5,14 @@ import { localDay } from "../../session/conversations.ts";
 import type { StepUsage, UsageRecorder } from "../../runtime/usage/step.ts";
 import { usd } from "../../runtime/usage/budget.ts";
 import { appendLedger, readLedger, toLedgerLine } from "./ledger.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export const DAILY_WARNING_SHARE = 0.8;
 
 export interface RecorderOptions {
   /** The daily budget in force now (it follows reloads). */
   dailyLimitUsd(): number | undefined;
-  warn(message: string): void;
+  log: RuntimeLog;
   /** Today's spend passed the warning share of the daily budget. */
   budgetWarning(step: StepUsage, message: string): void;
 }
@@ -37,7 +38,7 @@ export class LedgerRecorder implements UsageRecorder {
         if (line.cost_usd !== null && localDay(new Date(line.time)) === recorder.day) recorder.today += line.cost_usd;
       }
     } catch (err) {
-      options.warn(`usage ledger ${path} unreadable: ${(err as Error).message}`);
+      options.log.warn(`usage ledger ${path} unreadable: ${(err as Error).message}`);
     }
     return recorder;
   }
@@ -53,7 +54,7 @@ export class LedgerRecorder implements UsageRecorder {
     try {
       await appendLedger(this.path, toLedgerLine(step));
     } catch (err) {
-      this.options.warn(`could not append to the usage ledger ${this.path}: ${(err as Error).message}`);
+      this.options.log.warn(`could not append to the usage ledger ${this.path}: ${(err as Error).message}`);
     }
     const limit = this.options.dailyLimitUsd();
     if (limit === undefined || limit <= 0 || this.warnedDay === this.day) return;

@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 import {
   MCP_CONNECT_TIMEOUT_MS,
   McpToolUnavailableError,
@@ -40,7 +41,7 @@ interface Connection {
 /** Starts connecting every server and returns at once; `ready()` tells when they are done. */
 export function startMcpServers(specs: McpServerSpec[], options: McpConnectOptions): McpPool {
   const timeoutMs = options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
-  const pool = new Pool(timeoutMs, options.warn);
+  const pool = new Pool(timeoutMs, options.log);
   for (const spec of specs) pool.add(spec, (conn) => connectOne(conn, spec, options, options.handshakeTimeoutMs ?? timeoutMs));
   return pool;
 }
@@ -84,7 +85,7 @@ async function connectOne(conn: Connection, spec: McpServerSpec, options: McpCon
   } catch (err) {
     conn.error = err instanceof Error ? err.message : String(err);
     conn.tools = [];
-    options.warn(`mcp server '${spec.name}' skipped: ${conn.error}`);
+    options.log.warn(`mcp server '${spec.name}' skipped: ${conn.error}`);
     // A stubborn process may take seconds to stop: don't hold up the build; close() awaits it.
     conn.closing ??= safeClose(conn);
   } finally {
@@ -122,7 +123,7 @@ class Pool implements McpPool {
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly warn: (msg: string) => void,
+    private readonly log: RuntimeLog,
   ) {}
 
   add(spec: McpServerSpec, connect: (conn: Connection) => Promise<void>): void {
@@ -141,7 +142,7 @@ class Pool implements McpPool {
         if (!owner) owners.set(tool.name, conn);
         else if (!this.shadowed.has(`${conn.name}\u0000${tool.name}`)) {
           this.shadowed.add(`${conn.name}\u0000${tool.name}`);
-          this.warn(`mcp tool '${tool.name}' of server '${conn.name}' skipped: already provided by '${owner.name}'`);
+          this.log.warn(`mcp tool '${tool.name}' of server '${conn.name}' skipped: already provided by '${owner.name}'`);
         }
       }
     }

@@ -1,5 +1,6 @@
 // The MCP pool's vocabulary, apart from the SDK so that a runtime with no
 // MCP servers never loads it (startup time and memory).
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 export const MCP_CONNECT_TIMEOUT_MS = 30_000;
 
 export interface McpServerSpec {
@@ -25,7 +26,7 @@ export interface McpConnectOptions {
   timeoutMs?: number;
   /** A shorter limit for the handshake alone (local components answer at once or not at all). */
   handshakeTimeoutMs?: number;
-  warn(msg: string): void;
+  log: RuntimeLog;
   /** Sent as the client info version in the handshake (the daemon's version). */
   clientVersion?: string;
 }

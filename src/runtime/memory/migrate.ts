@@ -4,6 +4,7 @@ import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryEntry } from "./entry.ts";
 import { errorText, readTextIfExists } from "./files.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export const LEGACY_FILES = ["memory.md", "user.md", "facts.toml"] as const;
 
@@ -13,7 +14,7 @@ export interface MigrationTarget {
 }
 
 /** Migrates whichever legacy files exist in `dir`; returns the names of those migrated. */
-export async function migrateLegacy(dir: string, target: MigrationTarget, warn: (message: string) => void): Promise<string[]> {
+export async function migrateLegacy(dir: string, target: MigrationTarget, log: RuntimeLog): Promise<string[]> {
   const migrated: string[] = [];
   for (const file of LEGACY_FILES) {
     const path = join(dir, file);
@@ -25,7 +26,7 @@ export async function migrateLegacy(dir: string, target: MigrationTarget, warn: 
       await rename(path, `${path}.bak`);
       migrated.push(file);
     } catch (err) {
-      warn(`memory: migrating ${path} failed: ${errorText(err)}`);
+      log.warn(`memory: migrating ${path} failed: ${errorText(err)}`);
     }
   }
   return migrated;

@@ -11,6 +11,7 @@ import { entryNameProblem } from "./entry-name.ts";
 import { errorText, readTextIfExists, writeTextAtomic } from "./files.ts";
 import { migrateLegacy } from "./migrate.ts";
 import { formatRecall } from "./recall-format.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export const INDEX_FILE = "MEMORY.md";
 export const ENTRIES_DIR = "entries";
@@ -39,7 +40,7 @@ export class MemoryStore {
   }
 
   /** Loads `dir` (creating it), skipping unreadable entries with a warning, after the legacy migration. */
-  static async open(dir: string, warn: (message: string) => void): Promise<MemoryStore> {
+  static async open(dir: string, log: RuntimeLog): Promise<MemoryStore> {
     const store = new MemoryStore(dir);
     await mkdir(store.entriesDir, { recursive: true });
     await removeStaleTempFiles(dir);
@@ -47,7 +48,7 @@ export class MemoryStore {
     store.index = (await readTextIfExists(join(dir, INDEX_FILE))) ?? "";
     const names = (await readdir(store.entriesDir)).filter(isEntryFile).sort();
     if (names.length === 0) {
-      await migrateLegacy(dir, { writeIndex: (c) => store.writeIndex(c), save: (e) => store.save(e) }, warn);
+      await migrateLegacy(dir, { writeIndex: (c) => store.writeIndex(c), save: (e) => store.save(e) }, log);
       return store;
     }
     for (const file of names) {
@@ -55,13 +56,13 @@ export class MemoryStore {
       try {
         const entry = parseEntry((await readTextIfExists(path)) ?? "");
         if (store.entries.has(entry.name)) {
-          warn(`memory: skipping ${path}: entry '${entry.name}' is already loaded from another file`);
+          log.warn(`memory: skipping ${path}: entry '${entry.name}' is already loaded from another file`);
           store.files.add(file); // never overwritten by a new entry
           continue;
         }
         store.put(entry, file);
       } catch (err) {
-        warn(`memory: skipping ${path}: ${errorText(err)}`);
+        log.warn(`memory: skipping ${path}: ${errorText(err)}`);
         store.files.add(file); // left for the user to fix, never overwritten
       }
     }

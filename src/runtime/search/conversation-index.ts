@@ -17,6 +17,7 @@ import { parseSessionFileName, SESSION_EXT } from "../../session/names.ts";
 import { senderSlug } from "../../session/slug.ts";
 import { Bm25Index, indexDoc } from "../memory/bm25.ts";
 import { InFlight } from "../in-flight.ts";
+import { SILENT_LOG, type RuntimeLog } from "../../base/runtime-log.ts";
 
 export interface ConversationText {
   role: "user" | "assistant";
@@ -105,7 +106,7 @@ export class ConversationIndex {
   constructor(
     readonly sessionsDir: string,
     readonly snapshotPath: string,
-    private readonly warn: (message: string) => void = () => {},
+    private readonly log: RuntimeLog = SILENT_LOG,
     /** Title renames under way, each ending with `renamed`. */
     private readonly titleRenames = new InFlight(),
   ) {}
@@ -244,7 +245,7 @@ export class ConversationIndex {
       await writeFileAtomic(this.snapshotPath, Buffer.from(JSON.stringify(snapshot)));
     } catch (err) {
       this.changed = true;
-      this.warn(`could not save the conversation search index ${this.snapshotPath}: ${(err as Error).message}`);
+      this.log.warn(`could not save the conversation search index ${this.snapshotPath}: ${(err as Error).message}`);
     }
   }
 
@@ -321,7 +322,7 @@ export class ConversationIndex {
       }
     } catch (err) {
       this.drop(name);
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.warn(`search index: skipping ${path}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.log.warn(`search index: skipping ${path}: ${(err as Error).message}`);
       return;
     }
     this.touch();
@@ -333,7 +334,7 @@ export class ConversationIndex {
     try {
       text = await readFile(this.snapshotPath, "utf8");
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.log.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
       return;
     }
     try {
@@ -352,7 +353,7 @@ export class ConversationIndex {
         }
       }
     } catch (err) {
-      this.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
+      this.log.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
       for (const name of [...this.files.keys()]) this.drop(name);
       this.changed = true;
     }

@@ -4,6 +4,7 @@ import { SkillRegistry } from "./registry.ts";
 import { readSkillFile, type Skill } from "./skill-file.ts";
 import { SKILL_FILE, skillDirsUnder } from "./walk.ts";
 import type { SkillDir } from "./dirs.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export { SkillRegistry } from "./registry.ts";
 export { defaultSkillDirs, externalSource, type SkillDir } from "./dirs.ts";
@@ -16,7 +17,7 @@ export interface SkillInfo {
 }
 
 /** Loads every enabled skill in search order; the first of a name wins. Never throws: problems become warnings. */
-export function discoverSkills(dirs: readonly SkillDir[], disabled: readonly string[], warn: (msg: string) => void): SkillRegistry {
+export function discoverSkills(dirs: readonly SkillDir[], disabled: readonly string[], log: RuntimeLog): SkillRegistry {
   const registry = new SkillRegistry();
   for (const dir of dirs) {
     for (const skillDir of skillDirsUnder(dir.path)) {
@@ -25,12 +26,12 @@ export function discoverSkills(dirs: readonly SkillDir[], disabled: readonly str
       try {
         skill = readSkillFile(file);
       } catch (err) {
-        warn(`skill ${file}: ${(err as Error).message}, skipping`);
+        log.warn(`skill ${file}: ${(err as Error).message}, skipping`);
         continue;
       }
       if (disabled.includes(skill.name)) continue;
       if (registry.contains(skill.name)) {
-        warn(`skill '${skill.name}' from ${dir.source} (${file}) conflicts with already-loaded skill, skipping`);
+        log.warn(`skill '${skill.name}' from ${dir.source} (${file}) conflicts with already-loaded skill, skipping`);
         continue;
       }
       registry.add(skill);

@@ -8,11 +8,12 @@ import { discoverSkills } from "./discover.ts";
 import type { SkillRegistry } from "./registry.ts";
 import { skillTool } from "../tools/skill.ts";
 import { expandSlash } from "./slash.ts";
+import type { RuntimeLog } from "../../base/runtime-log.ts";
 
 export interface SkillsHookOptions {
   dirs: SkillDir[];
   disabled: string[];
-  warn(msg: string): void;
+  log: RuntimeLog;
   /** Lines that open the <resources> block before the skills (the MCP servers line, docs/agent-loop.md#system-prompt item 4), read when a prompt is composed. */
   leadLines?: () => string[];
 }
@@ -37,7 +38,7 @@ export function resourcesBlock(lines: readonly string[]): string {
 }
 
 export function skillsHook(options: SkillsHookOptions): { hook: RuntimeHook; registry: SkillRegistry } {
-  const registry = discoverSkills(options.dirs, options.disabled, options.warn);
+  const registry = discoverSkills(options.dirs, options.disabled, options.log);
   const hook: RuntimeHook = {
     promptBlock: (agent) => resourcesBlock([...(options.leadLines?.() ?? []), ...skillHintLines(registry, agent)]),
     registerTools: (tools) => tools.register(skillTool({ dirs: options.dirs, disabled: options.disabled, registry })),

@@ -5,6 +5,7 @@ import type { Subprocess } from "bun";
 import { createServer } from "node:net";
 import { connectMcpServers, type McpPool } from "../../../src/runtime/mcp/pool.ts";
 import { EVERYTHING_ENTRY } from "./support.ts";
+import { SILENT_LOG } from "../../../src/base/runtime-log.ts";
 
 let server: Subprocess<"ignore", "ignore", "pipe">;
 let pool: McpPool;
@@ -43,7 +44,7 @@ beforeAll(async () => {
     stderr: "pipe",
   });
   await waitListening(server);
-  pool = await connectMcpServers([{ name: "web", url: `http://127.0.0.1:${port}/mcp`, args: [], env: {} }], { baseEnv: {}, extraEnv: {}, warn: () => {} });
+  pool = await connectMcpServers([{ name: "web", url: `http://127.0.0.1:${port}/mcp`, args: [], env: {} }], { baseEnv: {}, extraEnv: {}, log: SILENT_LOG });
 }, 30_000);
 afterAll(async () => {
   await pool?.close();
@@ -59,7 +60,7 @@ test("connects over streamable HTTP, lists and calls tools", async () => {
 
 test("an unreachable url fails that server only", async () => {
   const port = await freePort();
-  const other = await connectMcpServers([{ name: "nowhere", url: `http://127.0.0.1:${port}/mcp`, args: [], env: {} }], { baseEnv: {}, extraEnv: {}, timeoutMs: 5000, warn: () => {} });
+  const other = await connectMcpServers([{ name: "nowhere", url: `http://127.0.0.1:${port}/mcp`, args: [], env: {} }], { baseEnv: {}, extraEnv: {}, timeoutMs: 5000, log: SILENT_LOG });
   expect(other.servers()[0].status).toBe("failed");
   expect(other.servers()[0].error).not.toBe("");
   await other.close();

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connectMcpServers, type McpPool } from "../../../src/runtime/mcp/pool.ts";
 import { everything, pidsWith, waitFor } from "./support.ts";
+import { SILENT_LOG } from "../../../src/base/runtime-log.ts";
 
 const marker = `crabtalk-mcp-pool-${process.pid}`;
 let pool: McpPool;
@@ -17,7 +18,7 @@ beforeAll(async () => {
     {
       baseEnv: { CRAB_BASE_ONLY: "base", CRAB_SHARED: "base", CRAB_UNDEFINED: undefined },
       extraEnv: { CRAB_EXTRA_ONLY: "extra", CRAB_SHARED: "extra" },
-      warn: (m) => warnings.push(m),
+      log: { warn: (m) => warnings.push(m) },
     },
   );
 }, 40_000);
@@ -69,7 +70,7 @@ test("the server's environment is daemon env + [env] + its own env (server wins)
 test("a server that does not answer in time is skipped", async () => {
   const warned: string[] = [];
   const arg = `30.${process.pid}`;
-  const slow = await connectMcpServers([{ name: "mute", command: "sleep", args: [arg], env: {} }], { baseEnv: process.env, extraEnv: {}, timeoutMs: 300, warn: (m) => warned.push(m) });
+  const slow = await connectMcpServers([{ name: "mute", command: "sleep", args: [arg], env: {} }], { baseEnv: process.env, extraEnv: {}, timeoutMs: 300, log: { warn: (m) => warned.push(m) } });
   expect(slow.servers()).toEqual([{ name: "mute", status: "failed", error: "timed out after 300 ms", toolCount: 0 }]);
   expect(slow.connectedNames()).toEqual([]);
   expect(warned).toHaveLength(1);
@@ -79,7 +80,7 @@ test("a server that does not answer in time is skipped", async () => {
 
 test("close() ends the stdio server processes", async () => {
   const m = `crabtalk-mcp-close-${process.pid}`;
-  const own = await connectMcpServers([everything("closing", m)], { baseEnv: process.env, extraEnv: {}, warn: () => {} });
+  const own = await connectMcpServers([everything("closing", m)], { baseEnv: process.env, extraEnv: {}, log: SILENT_LOG });
   expect(pidsWith(m).length).toBeGreaterThan(0);
   await own.close();
   expect(await waitFor(() => pidsWith(m).length === 0)).toBe(true);

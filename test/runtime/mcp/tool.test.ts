@@ -6,6 +6,7 @@ import { connectMcpServers, type McpPool } from "../../../src/runtime/mcp/pool.t
 import type { ToolCallContext } from "../../../src/runtime/tools/define.ts";
 import { ToolRegistry } from "../../../src/runtime/tools/registry.ts";
 import { everything } from "./support.ts";
+import { SILENT_LOG } from "../../../src/base/runtime-log.ts";
 
 let pool: McpPool;
 const registry = new ToolRegistry();
@@ -14,7 +15,7 @@ beforeAll(async () => {
   pool = await connectMcpServers([everything("everything"), { name: "broken", command: "/nonexistent/crabtalk-mcp", args: [], env: {} }], {
     baseEnv: process.env,
     extraEnv: {},
-    warn: () => {},
+    log: SILENT_LOG,
   });
   mcpHook(pool).registerTools!(registry);
 }, 40_000);
@@ -92,12 +93,12 @@ test("the hint line names every connected server, not the failed ones", async ()
   expect(line).toContain("everything");
   expect(line).not.toContain("broken");
   expect(line).toContain("mcp");
-  const empty = await connectMcpServers([], { baseEnv: {}, extraEnv: {}, warn: () => {} });
+  const empty = await connectMcpServers([], { baseEnv: {}, extraEnv: {}, log: SILENT_LOG });
   expect(mcpHintLine(empty)).toBeUndefined();
 });
 
 test("a tool whose server has gone is `mcp tool '<x>' not available`", async () => {
-  const own = await connectMcpServers([everything("gone", `crabtalk-mcp-gone-${process.pid}`)], { baseEnv: process.env, extraEnv: {}, warn: () => {} });
+  const own = await connectMcpServers([everything("gone", `crabtalk-mcp-gone-${process.pid}`)], { baseEnv: process.env, extraEnv: {}, log: SILENT_LOG });
   const reg = new ToolRegistry();
   mcpHook(own).registerTools!(reg);
   await own.close();

@@ -18,6 +18,6 @@ export function removeTempDirs(): void {
 
 export async function openStore(dir = tempDir()): Promise<{ store: MemoryStore; warnings: string[]; dir: string }> {
   const warnings: string[] = [];
-  const store = await MemoryStore.open(dir, (m) => warnings.push(m));
+  const store = await MemoryStore.open(dir, { warn: (m) => warnings.push(m) });
   return { store, warnings, dir };
 }

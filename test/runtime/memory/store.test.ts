@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { MemoryStore } from "../../../src/runtime/memory/store.ts";
 import { openStore, removeTempDirs, tempDir } from "./helpers.ts";
+import { SILENT_LOG } from "../../../src/base/runtime-log.ts";
 
 afterAll(removeTempDirs);
 
@@ -23,7 +24,7 @@ test("remember writes <slug>.md in the entry format; a new store loads it", asyn
   expect(readFileSync(file, "utf8")).toBe(
     "---\nname: Luna's Vet Appointment!\ndescription: Luna vet appointment date\n---\n\nTuesday 3pm at Dr. Ortiz\n",
   );
-  const again = await MemoryStore.open(dir, () => {});
+  const again = await MemoryStore.open(dir, SILENT_LOG);
   expect(again.get("Luna's Vet Appointment!")).toEqual({
     name: "Luna's Vet Appointment!",
     description: "Luna vet appointment date",
@@ -38,7 +39,7 @@ test("remember with an existing name overwrites the same file", async () => {
   expect(readdirSync(join(dir, "entries"))).toEqual(["coffee.md"]);
   expect(store.names()).toEqual(["coffee"]);
   expect(store.recall("sugar", 5)).toBe("## coffee\ncoffee order preference\n\noat flat white, no sugar");
-  const again = await MemoryStore.open(dir, () => {});
+  const again = await MemoryStore.open(dir, SILENT_LOG);
   expect(again.get("coffee")?.content).toBe("oat flat white, no sugar");
 });
 
@@ -47,7 +48,7 @@ test("different names with the same slug get separate files", async () => {
   await store.remember("Tea!", "tea", "green");
   await store.remember("tea?", "tea", "black");
   expect(readdirSync(join(dir, "entries")).sort()).toEqual(["tea-2.md", "tea.md"]);
-  const again = await MemoryStore.open(dir, () => {});
+  const again = await MemoryStore.open(dir, SILENT_LOG);
   expect(again.names()).toEqual(["Tea!", "tea?"]);
 });
 
@@ -123,7 +124,7 @@ test("MEMORY.md: readIndex and writeIndex, atomically, no temp files left", asyn
   await store.remember("x", "y", "z");
   expect(readdirSync(dir).sort()).toEqual(["MEMORY.md", "entries"]);
   expect(readdirSync(join(dir, "entries"))).toEqual(["x.md"]);
-  const again = await MemoryStore.open(dir, () => {});
+  const again = await MemoryStore.open(dir, SILENT_LOG);
   expect(again.readIndex()).toBe("# Overview\n- likes tea\n");
 });
 

@@ -6,12 +6,15 @@ import { defaultSkillDirs, discoverSkills, externalSource, listSkillInfos, Skill
 import type { SkillDir } from "../../../src/runtime/skills/dirs.ts";
 import type { Skill } from "../../../src/runtime/skills/skill-file.ts";
 import { localDir, removeTempDirs, tempDir, writeSkill } from "./fixtures.ts";
+import type { RuntimeLog } from "../../../src/base/runtime-log.ts";
 
 afterAll(removeTempDirs);
 
 const names = (r: SkillRegistry) => r.list().map((s) => s.name);
-const noWarn = (msg: string) => {
-  throw new Error(`unexpected warning: ${msg}`);
+const noWarn: RuntimeLog = {
+  warn(msg) {
+    throw new Error(`unexpected warning: ${msg}`);
+  },
 };
 
 test("two skills in one directory are both loaded", () => {
@@ -41,7 +44,7 @@ test("the first directory wins a name clash, with a warning", () => {
   writeSkill(a, "dup", "dup", "first body", "first");
   writeSkill(b, "dup", "dup", "second body", "second");
   const warnings: string[] = [];
-  const reg = discoverSkills([localDir(a), { path: b, source: "claude", sourceKind: "external" }], [], (m) => warnings.push(m));
+  const reg = discoverSkills([localDir(a), { path: b, source: "claude", sourceKind: "external" }], [], { warn: (m) => warnings.push(m) });
   expect(reg.list()).toHaveLength(1);
   expect(reg.get("dup")?.description).toBe("first");
   expect(warnings).toHaveLength(1);
@@ -78,7 +81,7 @@ test("a broken SKILL.md is a warning and the others still load", () => {
   writeFileSync(join(root, "broken", "SKILL.md"), "no front matter");
   writeSkill(root, "good", "good");
   const warnings: string[] = [];
-  expect(names(discoverSkills([localDir(root)], [], (m) => warnings.push(m)))).toEqual(["good"]);
+  expect(names(discoverSkills([localDir(root)], [], { warn: (m) => warnings.push(m) }))).toEqual(["good"]);
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toContain("missing front matter");
 });

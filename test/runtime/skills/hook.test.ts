@@ -8,6 +8,7 @@ import type { RunScene } from "../../../src/runtime/hooks.ts";
 import { skillsHook } from "../../../src/runtime/skills/hook.ts";
 import { ToolRegistry } from "../../../src/runtime/tools/registry.ts";
 import { agentDef, localDir, removeTempDirs, tempDir, toolCtx, writeSkill } from "./fixtures.ts";
+import { SILENT_LOG } from "../../../src/base/runtime-log.ts";
 
 afterAll(removeTempDirs);
 
@@ -17,7 +18,7 @@ function withSkills() {
   writeSkill(root, "plain", "plain", "No description here.");
   writeSkill(root, "off", "off", "Disabled.", "switched off");
   const warnings: string[] = [];
-  return { root, warnings, ...skillsHook({ dirs: [localDir(root)], disabled: ["off"], warn: (m) => warnings.push(m) }) };
+  return { root, warnings, ...skillsHook({ dirs: [localDir(root)], disabled: ["off"], log: { warn: (m) => warnings.push(m) } }) };
 }
 
 const agent = (skills: string[] = []) => ({ ...DEFAULT_AGENT_SETTINGS, name: "crab", skills });
@@ -43,7 +44,7 @@ test("a scoped agent's block lists only its skills", () => {
 test("no block when the agent can see no skill", () => {
   const { hook } = withSkills();
   expect(hook.promptBlock!(agent(["nosuch"]))).toBe("");
-  const empty = skillsHook({ dirs: [localDir(join(tempDir(), "missing"))], disabled: [], warn: () => {} });
+  const empty = skillsHook({ dirs: [localDir(join(tempDir(), "missing"))], disabled: [], log: SILENT_LOG });
   expect(empty.hook.promptBlock!(agent())).toBe("");
 });
 
@@ -53,7 +54,7 @@ test("discovery warnings go to warn", () => {
   writeSkill(a, "dup", "dup");
   writeSkill(b, "dup", "dup");
   const warnings: string[] = [];
-  skillsHook({ dirs: [localDir(a), localDir(b)], disabled: [], warn: (m) => warnings.push(m) });
+  skillsHook({ dirs: [localDir(a), localDir(b)], disabled: [], log: { warn: (m) => warnings.push(m) } });
   expect(warnings).toHaveLength(1);
 });
 

@@ -9,6 +9,7 @@ import type { SkillRegistry } from "../../../src/runtime/skills/registry.ts";
 import { skillTool } from "../../../src/runtime/tools/skill.ts";
 import { ToolRegistry } from "../../../src/runtime/tools/registry.ts";
 import { localDir, removeTempDirs, tempDir, toolCtx, writeSkill } from "./fixtures.ts";
+import { SILENT_LOG } from "../../../src/base/runtime-log.ts";
 
 let root: string;
 let dirs: SkillDir[];
@@ -21,7 +22,7 @@ beforeEach(() => {
   writeSkill(root, "audit", "audit", "Check everything.", "Security AUDIT of a repo");
   writeSkill(root, "off", "off", "Disabled body.", "switched off");
   dirs = [localDir(join(root, "missing")), localDir(root)];
-  registry = discoverSkills(dirs, ["off"], () => {});
+  registry = discoverSkills(dirs, ["off"], SILENT_LOG);
   tools = new ToolRegistry();
   tools.register(skillTool({ dirs, disabled: ["off"], registry }));
 });
