@@ -31,16 +31,17 @@ describe("createNextSessionFile", () => {
 
   test("a file another writer adds is never clobbered, and counts once the identity's listing is older than SEQ_LISTING_MS", async () => {
     const dir = tempDir();
-    const listed = Date.now();
     expect(path.basename(await createNextSessionFile(dir, newSessionMeta("crab", "user")))).toBe("crab_user_1.jsonl");
     fs.writeFileSync(path.join(dir, "crab_user_2.jsonl"), "{}\n");
     fs.writeFileSync(path.join(dir, "crab_user_7_by-hand.jsonl"), "{}\n");
     // Within the listing's lifetime (3) or after it (8, on a slow machine): the taken name is never overwritten.
     const next = path.basename(await createNextSessionFile(dir, newSessionMeta("crab", "user")));
     expect(["crab_user_3.jsonl", "crab_user_8.jsonl"]).toContain(next);
+    // Every listing so far happened before now (a loaded machine may take long inside a create).
+    const listedBy = Date.now();
     expect(fs.readFileSync(path.join(dir, "crab_user_2.jsonl"), "utf8")).toBe("{}\n");
     // Once the listing is stale, the directory is listed again: 1 + the highest seq.
-    await Bun.sleep(Math.max(0, listed + SEQ_LISTING_MS - Date.now()));
+    await Bun.sleep(Math.max(0, listedBy + SEQ_LISTING_MS - Date.now()));
     const after = path.basename(await createNextSessionFile(dir, newSessionMeta("crab", "user")));
     expect(after).toBe(next === "crab_user_3.jsonl" ? "crab_user_8.jsonl" : "crab_user_9.jsonl");
   });

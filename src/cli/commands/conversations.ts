@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from "commander";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { resolveConversationFile } from "../conversation-file.ts";
 import { conversationsTable, searchHitsText } from "../listings.ts";
-import { toPlain } from "../plain-json.ts";
+import { toPlain, type Plain } from "../plain-json.ts";
 import { action } from "./run.ts";
 
 export function registerConversationCommands(program: Command, conn: () => ConnectOptions): void {
@@ -33,7 +33,7 @@ FILE is the name to give to crabtalk history or send --resume.`,
     .option("--all", "every message of the file, compacted ones included, read a page at a time")
     .option("--offset <n>", "with --limit: start at this message of the file (0 = the oldest)", parseOffset)
     .option("--limit <n>", "one page: at most this many messages of the file", parseLimit)
-    .option("--json", "print {title, agent, messages: [{role, content}]} (a page adds offset and total; --all prints one such line per page)")
+    .option("--json", "print {title, agent, messages: [{role, content, tool_calls?}]} (a page adds offset and total; --all prints one such line per page)")
     .addHelpText(
       "after",
       `
@@ -47,7 +47,7 @@ a page at a time. Assistant turns that only called tools have empty content.`,
         if (opts.offset !== undefined && opts.limit === undefined) throw new Error("--offset pages only together with --limit");
         const path = resolveConversationFile(file);
         const print = (h: { messages: Array<{ role: string; content: string }> }) => {
-          if (opts.json) console.log(JSON.stringify(toPlain(h)));
+          if (opts.json) console.log(JSON.stringify(historyJson(h)));
           else for (const m of h.messages) console.log(`${m.role}: ${m.content}`);
         };
         await withClient(conn(), async (client) => {
@@ -107,4 +107,11 @@ function parseLimit(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a whole number of at least 1");
   return n;
+}
+
+/** A history page as JSON: a message's `tool_calls` only when it made some. */
+function historyJson(history: object): Plain {
+  const plain = toPlain(history) as { messages?: Array<{ [key: string]: Plain }> };
+  for (const m of plain.messages ?? []) if (Array.isArray(m.tool_calls) && m.tool_calls.length === 0) delete m.tool_calls;
+  return plain as Plain;
 }
