@@ -274,7 +274,7 @@ test("a hostile model's markup, control characters and huge tool call are shown 
     const card = hostile.locator(".turn .tool-card", { hasText: '<b id="pwn-name">x</b>' });
     await visible(card, "the call's markup name shown as text");
     // The closed card shows the start of the arguments only. (Far larger ones make the fake model's small context compact first.)
-    expect((await card.locator(".args-preview").innerText()).length).toBeLessThan(200);
+    expect(((await card.locator(".args-preview").textContent()) ?? "").length).toBeLessThan(200);
     // Nothing it wrote became an element or ran (the page's own CSP forbids string evaluation: a function is passed).
     expect(await hostile.locator("#pwn-name, .turn img, .turn svg, .turn script").count()).toBe(0);
     expect(await hostile.evaluate(() => (globalThis as { __pwned?: number }).__pwned ?? "none")).toBe("none");
