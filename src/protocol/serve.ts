@@ -26,9 +26,16 @@ export interface ServeOptions {
 
 /** Requests queued beyond this stop reads until the backlog shrinks. */
 const MAX_QUEUED_REQUESTS = 64;
+/**
+ * Bytes of requests queued beyond this stop reads too: behind a long job (a
+ * subscription, a run) a peer could otherwise park 64 maximum-size frames,
+ * a gigabyte, in memory (docs/security.md "Connection limits").
+ */
+const MAX_QUEUED_BYTES = MAX_FRAME_BYTES;
 
 export function serveConnection(channel: FrameChannel, options: ServeOptions): Promise<void> {
-  const queue: Array<ClientMessage | Reply> = [];
+  const queue: Array<{ item: ClientMessage | Reply; bytes: number }> = [];
+  let queuedBytes = 0;
   const gone = new AbortController();
   const signal = AbortSignal.any([gone.signal, options.shutdown]);
   let wake: (() => void) | undefined;
@@ -61,8 +68,9 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
     } catch (err) {
       item = errorReply(400, `cannot decode ClientMessage: ${(err as Error).message}`);
     }
-    queue.push(item);
-    if (queue.length >= MAX_QUEUED_REQUESTS && !paused) {
+    queue.push({ item, bytes: event.payload.length });
+    queuedBytes += event.payload.length;
+    if ((queue.length >= MAX_QUEUED_REQUESTS || queuedBytes >= MAX_QUEUED_BYTES) && !paused) {
       paused = true;
       channel.pauseReading();
     }
@@ -89,8 +97,8 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
   return (async () => {
     while (!signal.aborted || queue.length > 0) {
       if (gone.signal.aborted) break;
-      const item = queue.shift();
-      if (!item) {
+      const queued = queue.shift();
+      if (!queued) {
         if (options.shutdown.aborted) break;
         if ((await nextWork()) === "idle" && !channel.receiving) {
           options.onIdle?.();
@@ -98,7 +106,9 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
         }
         continue;
       }
-      if (paused && queue.length < MAX_QUEUED_REQUESTS / 2) {
+      queuedBytes -= queued.bytes;
+      const item = queued.item;
+      if (paused && queue.length < MAX_QUEUED_REQUESTS / 2 && queuedBytes < MAX_QUEUED_BYTES / 2) {
         paused = false;
         channel.resumeReading();
       }

@@ -59,6 +59,14 @@ export interface RemoteListener {
 /** A message a little over the protocol's maximum still reaches us (and is refused with 1008); far over, the WebSocket layer cuts it off (1009) unread. */
 const WS_MAX_PAYLOAD = MAX_FRAME_BYTES + 64 * 1024;
 
+/**
+ * Open WebSockets one token may hold. The WebSocket layer holds a message as
+ * it arrives (up to WS_MAX_PAYLOAD), outside [system.limits] frame_buffer_bytes:
+ * this bounds what one token's connections can make the daemon hold. A
+ * console tab uses three (requests, events, a run).
+ */
+export const MAX_CONNECTIONS_PER_TOKEN = 16;
+
 /** Binds and serves; throws when the address cannot be bound. */
 export function startListener(o: ListenerOptions): RemoteListener {
   const open = new Map<string, Set<WebSocketChannel<Conn>>>();
@@ -116,6 +124,9 @@ export function startListener(o: ListenerOptions): RemoteListener {
       caller = fromCookie;
     }
     if (caller instanceof Response) return caller;
+    if ((open.get(caller.token)?.size ?? 0) >= MAX_CONNECTIONS_PER_TOKEN) {
+      return text(429, `token '${caller.token}' has ${MAX_CONNECTIONS_PER_TOKEN} connections open, the most one token may: close one first`);
+    }
     const token = o.tokens.get(caller.token);
     const data: Conn = { caller, expiresMs: token?.expires_ms ?? 0 };
     if (server.upgrade(req, { data })) return undefined;

@@ -256,3 +256,32 @@ test("at phone width nothing scrolls sideways and the chat fits", async () => {
     await phone.close();
   }
 });
+
+test("a hostile model's markup, control characters and huge tool call are shown as text, and the page stays responsive", async () => {
+  const own = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const hostile = await own.newPage();
+  try {
+    await logIn(hostile, operateToken);
+    await nav(hostile, "Chat").click();
+    const markup = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\u0007\u001b[31mred\u0000`;
+    env.fake.script(
+      { toolCalls: [{ id: "h1", name: '<b id="pwn-name">x</b>', arguments: JSON.stringify({ blob: `<svg onload="window.__pwned=3">${"A".repeat(8 * 1024)}` }) }] },
+      { text: `The model says ${markup} and ends.` },
+    );
+    await hostile.getByLabel("Message").fill("say something hostile");
+    await hostile.getByRole("button", { name: "Send" }).click();
+    await visible(hostile.locator(".turn .assistant .text", { hasText: "<script>window.__pwned=2</script>" }), "the markup shown as text");
+    const card = hostile.locator(".turn .tool-card", { hasText: '<b id="pwn-name">x</b>' });
+    await visible(card, "the call's markup name shown as text");
+    // The closed card shows the start of the arguments only. (Far larger ones make the fake model's small context compact first.)
+    expect(((await card.locator(".args-preview").textContent()) ?? "").length).toBeLessThan(200);
+    // Nothing it wrote became an element or ran (the page's own CSP forbids string evaluation: a function is passed).
+    expect(await hostile.locator("#pwn-name, .turn img, .turn svg, .turn script").count()).toBe(0);
+    expect(await hostile.evaluate(() => (globalThis as { __pwned?: number }).__pwned ?? "none")).toBe("none");
+    // Still answering: another view opens and the chat comes back.
+    await nav(hostile, "System").click();
+    await visible(hostile.getByRole("heading", { name: "Agents" }), "another view after the huge call");
+  } finally {
+    await own.close();
+  }
+});
