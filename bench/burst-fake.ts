@@ -2,11 +2,13 @@
 // independent harness's fake is: raw HTTP/1.1 over node:net (keep-alive,
 // setNoDelay on every socket, nothing between a write and the kernel), so it
 // is never the bottleneck.
-//   bun bench/burst-fake.ts <k> [--no-hold]
+//   bun bench/burst-fake.ts <k> [--no-hold] [--rest-after-ms MS]
 // It holds every streamed answer (headers included) until k streamed requests
 // have arrived, then writes each one's head and first content chunk in one
 // synchronous loop; the rest of each answer follows on the next turn of its
-// event loop. The first chunk's content is "t<ms>", the clock
+// event loop (or MS later: then the daemon's first-chunk work is timed without
+// the end of each turn, which it otherwise does before the next stream's first
+// chunk). The first chunk's content is "t<ms>", the clock
 // (performance.timeOrigin + now) read just before that answer's write, so a
 // client knows exactly when its own first chunk left the fake. --no-hold
 // answers each request as soon as it is read (what the fake of bench/send.ts
@@ -17,6 +19,8 @@ import { createServer, type Socket } from "node:net";
 const k = Number(process.argv[2]);
 if (!Number.isInteger(k) || k < 1) throw new Error("usage: bun bench/burst-fake.ts <k> [--no-hold]");
 const hold = !process.argv.includes("--no-hold");
+const restAt = process.argv.indexOf("--rest-after-ms");
+const restAfterMs = restAt >= 0 ? Number(process.argv[restAt + 1]) : 0;
 
 const now = () => performance.timeOrigin + performance.now();
 const HEAD = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\nconnection: keep-alive\r\n\r\n";
@@ -55,9 +59,11 @@ let held: Socket[] = [];
 function answer(sockets: Socket[]): void {
   // The first chunks, one loop: each timestamp is read just before its own write.
   for (const s of sockets) s.write(firstPart());
-  setImmediate(() => {
+  const rest = () => {
     for (const s of sockets) s.write(restPart());
-  });
+  };
+  if (restAfterMs > 0) setTimeout(rest, restAfterMs);
+  else setImmediate(rest);
 }
 
 function onRequest(socket: Socket, head: string, body: string): void {

@@ -13,12 +13,16 @@
 // that chunk (one clock: performance.timeOrigin + now, the same in both
 // processes). Figures are medians over rounds of each round's p50 and p99.
 // Usage:
-//   bun bench/burst.ts [--rounds N] [--streams K] [--source] [--no-hold] [--profile DIR]
+//   bun bench/burst.ts [--rounds N] [--streams K] [--source] [--no-hold] [--rest-after-ms MS] [--profile DIR]
 // --no-hold makes the fake answer each request as soon as it arrives (what
-// bench/send.ts's fake does); --profile DIR runs the source daemon under
-// `bun --cpu-prof` (summarise with bench/cpuprofile.ts; profiling inflates
-// every figure).
-import { resolve } from "node:path";
+// bench/send.ts's fake does); --rest-after-ms MS sends the rest of each answer
+// (its end) MS after the first chunks, not at once; --profile DIR runs the source daemon under
+// `bun --cpu-prof` (100 µs samples) and writes DIR/bursts.json, the measured
+// bursts' time windows: `bun bench/cpuprofile.ts DIR/*.cpuprofile --windows
+// DIR/bursts.json` shows where the daemon's time in the bursts goes
+// (profiling inflates every figure).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { Client } from "../src/protocol/client.ts";
 import { connect } from "../src/transport/connect.ts";
 import { MAIN, SOURCE_COMMAND, compiledBinary, spawnDaemon, stopAll, stopDaemon, trackCleanup, waitForFirstPong } from "./daemon.ts";
@@ -39,8 +43,9 @@ function stampOf(content: string, label: string): number {
   return t;
 }
 
-async function startFake(k: number, hold: boolean): Promise<{ url: string; stop: () => Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "burst-fake.ts"), String(k), ...(hold ? [] : ["--no-hold"])], {
+async function startFake(k: number, hold: boolean, restAfterMs: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const flags = [...(hold ? [] : ["--no-hold"]), ...(restAfterMs > 0 ? ["--rest-after-ms", String(restAfterMs)] : [])];
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "burst-fake.ts"), String(k), ...flags], {
     stdin: "ignore",
     stdout: "pipe",
     stderr: "inherit",
@@ -60,13 +65,13 @@ async function startFake(k: number, hold: boolean): Promise<{ url: string; stop:
   return { url: `http://127.0.0.1:${port}/v1`, stop };
 }
 
-/** One stream through the daemon: its first chunk's latency in ms. */
-async function daemonStream(client: Client, sender: string): Promise<number> {
-  let latency: number | undefined;
+/** One stream through the daemon: when its first chunk left the fake and when it reached the client (epoch ms). */
+async function daemonStream(client: Client, sender: string): Promise<{ stamp: number; at: number }> {
+  let latency: { stamp: number; at: number } | undefined;
   for await (const e of client.stream({ agent: "crab", content: "hi", sender })) {
     if (e.event.case === "chunk" && latency === undefined) {
       const at = now();
-      latency = at - stampOf(e.event.value.content, sender);
+      latency = { stamp: stampOf(e.event.value.content, sender), at };
     } else if (e.event.case === "end" && e.event.value.error !== "") {
       throw new Error(`stream ${sender} ended with error: ${e.event.value.error}`);
     }
@@ -108,9 +113,9 @@ function summarise(latencies: number[]): Round {
 
 const ms = (x: number) => round(x, 2);
 
-export async function runBurst(options: { rounds: number; streams: number; hold: boolean; command: string[] }) {
+export async function runBurst(options: { rounds: number; streams: number; hold: boolean; restAfterMs: number; command: string[]; windowsFile?: string }) {
   const k = options.streams;
-  const fake = await startFake(k, options.hold);
+  const fake = await startFake(k, options.hold, options.restAfterMs);
   const d = spawnDaemon(options.command, {
     config: `[provider.fake]\napi_key = "bench"\nbase_url = "${fake.url}"\nmodels = ["fake-model"]\n\n[system.crab]\nmodel = "fake-model"\n`,
   });
@@ -118,7 +123,13 @@ export async function runBurst(options: { rounds: number; streams: number; hold:
   try {
     await waitForFirstPong(d);
     for (let i = 0; i < k; i++) clients.push(new Client(await connect({ unix: d.socket })));
-    const daemonRound = () => Promise.all(clients.map((c, i) => daemonStream(c, `burst-${i}`)));
+    // Each measured round's burst, from the fake's first write to the last first chunk a client got.
+    const windows: Array<[number, number]> = [];
+    const daemonRound = async () => {
+      const streams = await Promise.all(clients.map((c, i) => daemonStream(c, `burst-${i}`)));
+      windows.push([min(streams.map((s) => s.stamp)), max(streams.map((s) => s.at))]);
+      return streams.map((s) => s.at - s.stamp);
+    };
     const floorRound = () => Promise.all(Array.from({ length: k }, () => directStream(fake.url)));
     // The conversations are created (and titled) by the first round; the next ones warm the hot code.
     for (let i = 0; i < 4; i++) {
@@ -126,6 +137,7 @@ export async function runBurst(options: { rounds: number; streams: number; hold:
       await floorRound();
     }
     await Bun.sleep(300);
+    windows.length = 0;
     const daemon: Round[] = [];
     const floor: Round[] = [];
     const cpuPerTurn: number[] = [];
@@ -135,11 +147,17 @@ export async function runBurst(options: { rounds: number; streams: number; hold:
       cpuPerTurn.push((cpuMs(d.proc.pid) - before) / k);
       floor.push(summarise(await floorRound()));
     }
+    if (options.windowsFile) {
+      mkdirSync(dirname(options.windowsFile), { recursive: true });
+      writeFileSync(options.windowsFile, JSON.stringify(windows));
+    }
     const m = (rs: Round[], key: keyof Round) => median(rs.map((x) => x[key]));
     const result = {
       streams: k,
       rounds: options.rounds,
-      fake: options.hold ? `holds every answer until all ${k} requests arrived, then writes the first chunks in one loop` : "answers each request at once",
+      fake:
+        (options.hold ? `holds every answer until all ${k} requests arrived, then writes the first chunks in one loop` : "answers each request at once") +
+        (options.restAfterMs > 0 ? `; the rest of each answer ${options.restAfterMs} ms later` : ""),
       through_daemon_ms: { p50: ms(m(daemon, "p50")), p99: ms(m(daemon, "p99")), min: ms(m(daemon, "min")), max: ms(m(daemon, "max")) },
       floor_ms: { p50: ms(m(floor, "p50")), p99: ms(m(floor, "p99")), min: ms(m(floor, "min")), max: ms(m(floor, "max")) },
       added_p50_ms: ms(m(daemon, "p50") - m(floor, "p50")),
@@ -165,7 +183,7 @@ export async function runBurst(options: { rounds: number; streams: number; hold:
 if (import.meta.main) {
   const profileDir = arg("--profile");
   let command: string[];
-  if (profileDir) command = [process.execPath, "--cpu-prof", `--cpu-prof-dir=${resolve(profileDir)}`, MAIN];
+  if (profileDir) command = [process.execPath, "--cpu-prof", "--cpu-prof-interval", "100", `--cpu-prof-dir=${resolve(profileDir)}`, MAIN];
   else if (process.argv.includes("--source")) command = SOURCE_COMMAND;
   else command = compiledBinary() ? [compiledBinary()!] : SOURCE_COMMAND;
   try {
@@ -173,7 +191,9 @@ if (import.meta.main) {
       rounds: Number(arg("--rounds") ?? 20),
       streams: Number(arg("--streams") ?? 100),
       hold: !process.argv.includes("--no-hold"),
+      restAfterMs: Number(arg("--rest-after-ms") ?? 0),
       command,
+      windowsFile: profileDir ? join(resolve(profileDir), "bursts.json") : undefined,
     });
     console.log(JSON.stringify({ command: command.join(" ").replace(process.execPath, "bun"), ...result }, null, 2));
   } finally {
