@@ -76,7 +76,6 @@ function onRequest(socket: Socket, head: string, body: string): void {
   if (!streamed) return void socket.write(titleAnswer());
   if (!hold) return answer([socket]);
   held.push(socket);
-  if (process.env.BURST_DEBUG) console.error(`held ${held.length} ${body.slice(0, 300)}`);
   if (held.length < k) return;
   const all = held;
   held = [];
