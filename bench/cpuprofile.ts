@@ -5,9 +5,12 @@
 // kept apart as runtime:fetch), by file and by function, and the inclusive
 // (total) time of our functions. Sampling profiles overweight JS next to
 // native work: check a hot spot's real cost with a micro-benchmark.
-// Usage: bun bench/cpuprofile.ts FILE.cpuprofile [--top N] [--skip-ms MS] [--interval-us US]
+// Usage: bun bench/cpuprofile.ts FILE.cpuprofile [--top N] [--skip-ms MS] [--interval-us US] [--windows FILE]
 //   --interval-us: the profile's sampling interval (--cpu-prof-interval; default: the median gap)
 //   --skip-ms drops the first MS of samples (start-up and warm-up).
+//   --windows FILE keeps only the samples inside the [startMs, endMs] pairs
+//   (epoch ms, as the profile's startTime) that FILE holds as JSON, e.g. the
+//   bursts bench/burst.ts --profile writes.
 import { readFileSync } from "node:fs";
 
 interface CallFrame { functionName: string; url: string; lineNumber: number }
@@ -39,7 +42,7 @@ function medianDelta(deltas: number[]): number {
 }
 
 /** Self and inclusive time; each sample counts one sampling interval (`intervalUs`, default: the median gap). */
-export function summarise(profile: Profile, skipMs = 0, intervalUs?: number) {
+export function summarise(profile: Profile, skipMs = 0, intervalUs?: number, windows?: Array<[number, number]>) {
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
   for (const n of profile.nodes) {
@@ -56,6 +59,10 @@ export function summarise(profile: Profile, skipMs = 0, intervalUs?: number) {
     // the thread slept in the event loop between samples, which is not CPU.
     t += profile.timeDeltas[i];
     if (t / 1000 < skipMs) continue;
+    if (windows) {
+      const at = (profile.startTime + t) / 1000;
+      if (!windows.some(([a, b]) => at >= a && at <= b)) continue;
+    }
     const id = profile.samples[i];
     if (byId.get(id)?.callFrame.functionName === "(idle)") {
       idle += interval;
@@ -109,7 +116,9 @@ if (import.meta.main) {
   };
   const top = opt("--top", 30);
   const interval = opt("--interval-us", 0);
-  const s = summarise(JSON.parse(readFileSync(file, "utf8")), opt("--skip-ms", 0), interval || undefined);
+  const w = process.argv.indexOf("--windows");
+  const windows = w >= 0 ? (JSON.parse(readFileSync(process.argv[w + 1], "utf8")) as Array<[number, number]>) : undefined;
+  const s = summarise(JSON.parse(readFileSync(file, "utf8")), opt("--skip-ms", 0), interval || undefined, windows);
   const print = (title: string, rows: Array<{ ms: number; pct: number; name: string }>) => {
     console.log(`\n## ${title}`);
     for (const r of rows) console.log(`${r.ms.toFixed(1).padStart(9)} ms ${r.pct.toFixed(1).padStart(5)} %  ${r.name}`);
