@@ -12,6 +12,7 @@ import { connect, type Requests } from "../connection.ts";
 import { errorText, usd } from "../format.ts";
 import { cannotOperate } from "../scope.ts";
 import { ToolCallCard, type ToolCall } from "./tool-card.tsx";
+import { ErrorLine } from "./view-parts.tsx";
 
 /** The sender the console's runs are made as (their conversations list under it). */
 const SENDER = "console";
@@ -141,11 +142,7 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
       <p class="meta">
         {session !== undefined ? `session ${session}` : resume ? "continues the conversation you opened" : fresh ? "a new conversation" : "continues your latest conversation with this agent"}
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <ol class="turns">
         {turns.map((turn) => (
           <li key={turn.id} class={`turn ${turn.state}`}>

@@ -9,6 +9,7 @@ import type { Requests } from "../connection.ts";
 import { errorText } from "../format.ts";
 import { cannotOperate } from "../scope.ts";
 import { ToolCallCard, type ToolCall } from "./tool-card.tsx";
+import { ErrorLine } from "./view-parts.tsx";
 
 const PAGE = 200;
 
@@ -53,11 +54,7 @@ export function ConversationView(props: { requests: Requests; me: Me; filePath: 
       <p class="meta">
         agent {agent} · {total ?? "…"} messages
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <ol class="history">
         {messages.map((message, i) => (
           <li key={i} class={`message ${message.role}`}>

@@ -2,6 +2,7 @@
 // posted once to /login, which answers with an HttpOnly cookie; the page keeps nothing.
 import { useState } from "preact/hooks";
 import { logIn, whoAmI, type Me } from "../api.ts";
+import { ErrorLine } from "./view-parts.tsx";
 
 export function LoginView({ notice, onLoggedIn }: { notice?: string; onLoggedIn: (me: Me) => void }) {
   const [token, setToken] = useState("");
@@ -50,11 +51,7 @@ export function LoginView({ notice, onLoggedIn }: { notice?: string; onLoggedIn:
         <p id="token-help" class="help">
           Make one with <code>crabtalk tokens create NAME --scope operate</code>, or open a link from <code>crabtalk remote pair</code>.
         </p>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorLine error={error} />
         <button type="submit" disabled={busy}>
           {busy ? "Logging in…" : "Log in"}
         </button>

@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { ConversationInfo, SessionInfo } from "../../protocol/gen/crabtalk_pb.ts";
 import type { Requests } from "../connection.ts";
 import { duration, errorText } from "../format.ts";
+import { ErrorLine, ViewBar } from "./view-parts.tsx";
 
 export function SessionsView({ requests, running, onOpen }: { requests: Requests; running: ReadonlySet<bigint>; onOpen: (filePath: string) => void }) {
   const [sessions, setSessions] = useState<SessionInfo[] | undefined>(undefined);
@@ -25,17 +26,8 @@ export function SessionsView({ requests, running, onOpen }: { requests: Requests
 
   return (
     <section aria-labelledby="sessions-title">
-      <div class="bar">
-        <h2 id="sessions-title">Sessions</h2>
-        <button type="button" onClick={load}>
-          Refresh
-        </button>
-      </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ViewBar id="sessions-title" title="Sessions" onRefresh={load} />
+      <ErrorLine error={error} />
       <h3>Open now</h3>
       {sessions === undefined ? (
         <p>Loading…</p>

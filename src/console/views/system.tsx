@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { McpStatus, type AgentInfo, type DaemonStats, type McpInfo, type ModelInfo, type PackageInfo } from "../../protocol/gen/crabtalk_pb.ts";
 import type { Requests } from "../connection.ts";
 import { duration, errorText } from "../format.ts";
+import { ErrorLine, ViewBar } from "./view-parts.tsx";
 
 interface Snapshot {
   stats: DaemonStats;
@@ -41,17 +42,8 @@ export function SystemView({ requests }: { requests: Requests }) {
 
   return (
     <section aria-labelledby="system-title">
-      <div class="bar">
-        <h2 id="system-title">System</h2>
-        <button type="button" onClick={load}>
-          Refresh
-        </button>
-      </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ViewBar id="system-title" title="System" onRefresh={load} />
+      <ErrorLine error={error} />
       {snapshot && (
         <>
           <p class="meta">

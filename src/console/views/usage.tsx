@@ -5,6 +5,7 @@ import type { UsageReport, UsageRow } from "../../protocol/gen/crabtalk_pb.ts";
 import type { Requests } from "../connection.ts";
 import { errorText, tokens, usd } from "../format.ts";
 import { BarChart, type Bar } from "./bar-chart.tsx";
+import { ErrorLine } from "./view-parts.tsx";
 
 const PERIODS = [7, 30, 90];
 
@@ -60,11 +61,7 @@ export function UsageView({ requests }: { requests: Requests }) {
           </select>
         </label>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {byDay?.total && (
         <p class="totals">
           <strong>{usd(byDay.total.costUsd)}</strong> · {tokens(Number(byDay.total.promptTokens))} in / {tokens(Number(byDay.total.completionTokens))} out · {String(byDay.total.steps)} model calls
