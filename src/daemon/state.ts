@@ -87,6 +87,7 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
   host.usage = await usage;
   // The configured MCP servers of the runtime in use: what a reload keeps or closes.
   let servers = first.mcpServers;
+  const reloads = new Mutex();
   host.runtime = first;
   void first.whenMcpReady?.then((ready) => {
     if (host.runtime === first) host.runtime = ready; // unless a reload replaced it meanwhile
@@ -111,22 +112,30 @@ export async function createState(paths: HomePaths, env: Env, log: Logger): Prom
       log,
     }),
     async reload(options = {}) {
-      const loaded = loadConfigFile(paths.config, env);
-      const runtime = await build(loaded, { keep: options.keepMcp ? servers : undefined });
+      // One at a time, each reading the file when its turn comes: a reload that
+      // read the file before a change was written must not install its older
+      // config after the change's own reload (the change would be lost).
+      const release = await reloads.lock();
       try {
-        // The listener follows the config; when it cannot, the reload fails and the old one stays.
-        await state.remote.apply(loaded.config.system.remote);
-      } catch (err) {
-        if (runtime.mcpServers !== servers) void runtime.mcpServers.close();
-        throw err;
+        const loaded = loadConfigFile(paths.config, env);
+        const runtime = await build(loaded, { keep: options.keepMcp ? servers : undefined });
+        try {
+          // The listener follows the config; when it cannot, the reload fails and the old one stays.
+          await state.remote.apply(loaded.config.system.remote);
+        } catch (err) {
+          if (runtime.mcpServers !== servers) void runtime.mcpServers.close();
+          throw err;
+        }
+        const previous = servers;
+        state.config = loaded;
+        servers = runtime.mcpServers;
+        host.runtime = runtime;
+        // The old runtime's MCP servers go; a call still running on them fails alone.
+        if (previous !== runtime.mcpServers) void previous.close();
+        log.info("reloaded", { model: runtime.activeModel ?? "", agents: runtime.agents.size });
+      } finally {
+        release();
       }
-      const previous = servers;
-      state.config = loaded;
-      servers = runtime.mcpServers;
-      host.runtime = runtime;
-      // The old runtime's MCP servers go; a call still running on them fails alone.
-      if (previous !== runtime.mcpServers) void previous.close();
-      log.info("reloaded", { model: runtime.activeModel ?? "", agents: runtime.agents.size });
     },
   };
   return state;

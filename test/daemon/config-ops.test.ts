@@ -1,8 +1,9 @@
 // GetConfig / SetConfig / Reload / GetStats against a real daemon (docs/protocol.md#the-daemon, docs/config.md#reload).
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DaemonError, type Client } from "../../src/protocol/client.ts";
+import { ResourceKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { cleanup, startDaemon, type TestDaemon } from "../support/daemon.ts";
 
 const SECRET = "sk-stored-secret-0001";
@@ -115,4 +116,25 @@ test("GetStats reports uptime, sessions, agents and the active model", async () 
   expect(stats.registeredAgents).toBe(1);
   expect(stats.activeModel).toBe("gpt-4o");
   expect(stats.uptimeSecs).toBeGreaterThanOrEqual(0n);
+});
+
+test("reloads racing config changes never put back an older config: each change is what the daemon ends with", async () => {
+  mkdirSync(join(daemon.home, "local/skills/racer"), { recursive: true });
+  writeFileSync(join(daemon.home, "local/skills/racer/SKILL.md"), "---\nname: racer\ndescription: races\n---\nRun.\n");
+  await client.reload();
+  // One request at a time per connection: a connection for each racer.
+  const before = await daemon.client();
+  const after = await daemon.client();
+  try {
+    for (let round = 0; round < 10; round++) {
+      const enabled = round % 2 === 1;
+      // Reloads that read the file just before and just after the change is written, and the change's own reload.
+      await Promise.all([before.reload(), client.setEnabled(ResourceKind.SKILL, "racer", enabled), after.reload()]);
+      const skills = (JSON.parse(await client.getConfig()) as { disabled: { skills: string[] } }).disabled.skills;
+      expect({ round, skills }).toEqual({ round, skills: enabled ? [] : ["racer"] });
+    }
+  } finally {
+    await before.close();
+    await after.close();
+  }
 });
