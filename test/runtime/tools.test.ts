@@ -106,6 +106,22 @@ test("a bash command that never ends is killed at its timeout with all its child
   await until(() => left().length === 0, { what: "the timed-out command's processes to be gone" });
 });
 
+test("a process that leaves the command's group cannot hold the call open, at its end or at its timeout", async () => {
+  const marker = `crabtalk-escaped-${process.pid}-${Date.now()}`;
+  // setsid puts the sleeper in a session of its own, out of reach of the group kill; it keeps stdout open.
+  const escaper = `setsid bash -c 'exec -a ${marker} sleep 1000' &`;
+  env.fake.script(
+    { toolCalls: [bash("e1", `${escaper} echo started`)] },
+    { toolCalls: [bash("e2", `${escaper} sleep 1000`, { timeout: 1 })] },
+    { text: "both back" },
+  );
+  const results = (await run("escape")).flatMap((e) => (e.case === "toolResult" ? [e.value] : []));
+  const byId = Object.fromEntries(results.map((r) => [r.callId, r]));
+  expect(JSON.parse(byId.e1.output)).toEqual({ stdout: "started\n", stderr: "", exit_code: 0 });
+  expect(JSON.parse(byId.e2.output)).toEqual({ stdout: "", stderr: "bash timed out after 1 seconds", exit_code: -1 });
+  Bun.spawnSync(["pkill", "-f", marker]);
+});
+
 test("bash output beyond the cap is cut and marked", async () => {
   env.fake.script({ toolCalls: [bash("big", "head -c 100000 /dev/zero | tr '\\0' a")] }, { text: "big" });
   const result = (await run("big output")).find((e) => e.case === "toolResult")!;

@@ -71,12 +71,22 @@ export interface BashOptions {
   signal: AbortSignal;
 }
 
+/** How long output may still arrive after the command exited (a background process holding the pipes gets no more). */
+export const BASH_DRAIN_MS = 200;
+/** How long a killed command may take to go before the call ends without it. */
+export const BASH_KILL_GRACE_MS = 2000;
+
 export function runBash(command: string, options: BashOptions): Promise<ToolOutcome> {
   return new Promise((resolve) => {
     const result = (stdout: string, stderr: string, exitCode: number, isError: boolean): ToolOutcome => ({
       output: JSON.stringify({ stdout, stderr, exit_code: exitCode }),
       isError,
     });
+    // A Kill that came before the call started: nothing runs.
+    if (options.signal.aborted) {
+      resolve(result("", `bash cancelled: ${errorReason(options.signal)}`, -1, true));
+      return;
+    }
     const planned = sandboxedArgv(options.sandbox ?? { kind: "none" }, options.cwd, ["bash", "-c", command]);
     if ("error" in planned) {
       resolve(result("", planned.error, -1, true));
@@ -106,6 +116,8 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
     child.stdout?.on("data", (b: Buffer) => out.push(b));
     child.stderr?.on("data", (b: Buffer) => errOut.push(b));
     let ending: "timeout" | "cancelled" | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let stopTimer: ReturnType<typeof setTimeout> | undefined;
     const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL");
@@ -113,28 +125,47 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
         // already gone
       }
     };
-    const timer = setTimeout(() => {
-      ending = "timeout";
-      killGroup();
-    }, options.timeoutSecs * 1000);
-    const onAbort = () => {
-      ending ??= "cancelled";
-      killGroup();
-    };
-    options.signal.addEventListener("abort", onAbort, { once: true });
-    child.once("error", (err) => {
+    // Ends the call once, whatever ends it first: the pipes closing, the
+    // drain after the exit, the grace after a kill, or a failure to start
+    // (docs/tools.md#bash).
+    let settled = false;
+    const settle = (failure?: string) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      clearTimeout(stopTimer);
       options.signal.removeEventListener("abort", onAbort);
-      resolve(result("", `bash failed: ${err.message}`, -1, true));
-    });
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
       // Off the answer's path: it reads /proc.
       if (child.pid !== undefined) setTimeout(() => options.processes?.release(child.pid!), 0);
-      options.signal.removeEventListener("abort", onAbort);
-      if (ending === "timeout") resolve(result("", `bash timed out after ${options.timeoutSecs} seconds`, -1, true));
+      if (failure !== undefined) resolve(result("", `bash failed: ${failure}`, -1, true));
+      else if (ending === "timeout") resolve(result("", `bash timed out after ${options.timeoutSecs} seconds`, -1, true));
       else if (ending === "cancelled") resolve(result(out.text(), `bash cancelled: ${errorReason(options.signal)}`, -1, true));
-      else resolve(result(out.text(), errOut.text(), signal ? -1 : (code ?? -1), false));
+      else resolve(result(out.text(), errOut.text(), exit?.signal ? -1 : (exit?.code ?? -1), false));
+    };
+    const later = (ms: number) => {
+      clearTimeout(stopTimer);
+      stopTimer = setTimeout(() => settle(), ms);
+    };
+    const stop = (why: "timeout" | "cancelled") => {
+      ending ??= why;
+      killGroup();
+      // A process that left the group (setsid) may hold the pipes open for ever.
+      if (!exit) later(BASH_KILL_GRACE_MS);
+    };
+    const timer = setTimeout(() => stop("timeout"), options.timeoutSecs * 1000);
+    const onAbort = () => stop("cancelled");
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    child.once("error", (err) => settle(err.message));
+    child.once("exit", (code, signal) => {
+      exit = { code, signal };
+      // The command is done; a background process it left may keep the pipes open.
+      later(BASH_DRAIN_MS);
+    });
+    child.once("close", (code, signal) => {
+      exit ??= { code, signal };
+      settle();
     });
   });
 }

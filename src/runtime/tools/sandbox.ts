@@ -17,6 +17,9 @@ const OWN_PROGRAM: readonly string[] = [
   ...(import.meta.dir.startsWith("/$bunfs") ? [] : [real(resolve(import.meta.dir, "../../.."))]),
 ];
 
+/** util-linux's setsid, which bwrapArgs relies on when present. */
+const SETSID = Bun.which("setsid");
+
 /**
  * The argv running `inner` under `decision` with `cwd` writable, or an error
  * message when it cannot run (refused, or the working directory is hidden).
@@ -33,8 +36,8 @@ export function sandboxedArgv(decision: SandboxDecision, cwd: string, inner: Arg
       if (decision.spec.hidden.some((h) => within(dir, real(h)))) {
         return { error: `the working directory ${cwd} is inside a path the sandbox hides (the crabtalk home or a credential store)` };
       }
-      const args = decision.kind === "bwrap" ? bwrapArgs(decision.spec, dir) : ["-p", sandboxExecProfile(decision.spec, dir)];
-      return { argv: [decision.command, ...args, ...(decision.kind === "bwrap" ? ["--"] : []), ...inner] };
+      if (decision.kind === "sandbox-exec") return { argv: [decision.command, "-p", sandboxExecProfile(decision.spec, dir), ...inner] };
+      return { argv: [decision.command, ...bwrapArgs(decision.spec, dir), "--", ...(SETSID ? [SETSID] : []), ...inner] };
     }
   }
 }
@@ -56,7 +59,13 @@ export function bwrapArgs(spec: SandboxSpec, cwd: string): string[] {
     if (statSync(path).isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
   }
-  args.push("--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session");
+  args.push("--unshare-pid", "--unshare-ipc", "--die-with-parent");
+  // The command gets a session of its own (no controlling terminal to inject
+  // keystrokes into). setsid inside the sandbox does it for the command alone:
+  // bwrap's own --new-session would take the sandbox's first process out of
+  // the caller's process group too, and a kill during bwrap's start-up could
+  // then miss it and leave the command running (docs/tools.md#bash).
+  if (!SETSID) args.push("--new-session");
   if (!spec.network) args.push("--unshare-net");
   args.push("--chdir", cwd);
   return args;
