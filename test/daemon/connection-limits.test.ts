@@ -96,8 +96,11 @@ describe("partial frames share one memory cap; connections are capped", () => {
   test("a partial frame that would pass the cap gets 503; the one holding memory completes; the memory goes back", async () => {
     const request = frame(bigRequest(700 * 1024));
     const holder = await RawConnection.open({ path: daemon.socket });
-    holder.write(request.subarray(0, 600 * 1024));
-    // A Ping after it on another connection: by its answer the holder's bytes have been read.
+    // All of it in the kernel first: what the socket buffer still holds (at most
+    // ~208 KiB) the daemon reads in one go, no later than it answers a Ping sent
+    // after that on another connection. Without the wait, the rest of it could
+    // reach the daemon after the second connection's bytes and be the one refused.
+    await holder.flushed(request.subarray(0, 600 * 1024));
     const other = await openServed();
     other.destroy();
     const second = await RawConnection.open({ path: daemon.socket });

@@ -121,6 +121,11 @@ export class RawConnection {
     this.socket.write(Uint8Array.from(bytes));
   }
 
+  /** Writes, and resolves once every byte is handed to the kernel (none left in this process). */
+  flushed(bytes: Uint8Array | number[]): Promise<void> {
+    return new Promise((resolve, reject) => this.socket.write(Uint8Array.from(bytes), (err) => (err ? reject(err) : resolve())));
+  }
+
   /** Next frame's payload, or null when the daemon closed the connection. */
   async readFrame(timeoutMs = 5000): Promise<Uint8Array | null> {
     const deadline = Date.now() + timeoutMs;
