@@ -78,12 +78,16 @@ function Console({ me, notice, onLoggedOut }: { me: Me; notice?: string; onLogge
   const [shownNotice, setShownNotice] = useState(notice);
 
   useEffect(() => {
+    // Once this console is gone (logged out here), an answer still on its way
+    // must not end a login again: it would put its notice over a newer one.
+    let mounted = true;
     const subscription = subscribeEvents(log.add, (isLive) => {
       setLive(isLive);
       // A connection refused for good (token revoked or expired, logged out elsewhere) ends the login.
-      if (!isLive) void whoAmI().then((who) => who === undefined && onLoggedOut("Your login ended: log in again."), () => undefined);
+      if (!isLive) void whoAmI().then((who) => mounted && who === undefined && onLoggedOut("Your login ended: log in again."), () => undefined);
     });
     return () => {
+      mounted = false;
       subscription.stop();
       requests.close();
     };

@@ -66,8 +66,9 @@ export function subscribeEvents(onEvent: (event: AgentEventMsg) => void, onState
       } catch {
         // closed or refused: reopened below
       }
-      onState(false);
+      // Stopped (the console is gone): nobody is told any more.
       if (stopped) return;
+      onState(false);
       await new Promise<void>((resolve) => (timer = setTimeout(resolve, pause)));
       pause = Math.min(pause * 2, 10_000);
     }

@@ -78,6 +78,49 @@ test("a pairing link logs a fresh browser in once, leaves no code in the address
   }
 });
 
+test("after Log out, a login check still on its way cannot replace the reason a later link is refused", async () => {
+  const link = await pairingLink("slate");
+  const context = await browser.newContext();
+  try {
+    const p = await context.newPage();
+    await p.goto(link);
+    await visible(p.getByText('This device is paired as "slate" (operate).'), "the pairing");
+    // From the click on, "who am I" requests are held until the refusal below is shown.
+    let parking = false;
+    const parked: { release: () => Promise<void> }[] = [];
+    await p.route("**/me", async (route) => {
+      if (!parking) return route.continue();
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      parked.push({ release: async () => release() });
+      await released;
+      await route.continue();
+    });
+    const sockets: { closed: boolean }[] = [];
+    p.on("websocket", (ws) => {
+      const s = { closed: ws.isClosed() };
+      sockets.push(s);
+      ws.on("close", () => (s.closed = true));
+    });
+    parking = true;
+    await p.getByRole("button", { name: "Log out" }).click();
+    await visible(p.getByLabel("Token"), "the login form after logging out");
+    await until(() => sockets.every((s) => s.closed), { what: "the console's live connection to close" });
+    parking = false;
+    await p.goto(link); // used already: refused
+    const refusal = p.getByText("This pairing link was already used or has expired.");
+    await visible(refusal, "the refusal of the used link");
+    const waited = parked.map(() => p.waitForResponse((r) => r.url().endsWith("/me")));
+    for (const held of parked) await held.release();
+    await Promise.all(waited);
+    await pageUntil(p, "two animation frames after the held answers", "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))");
+    expect(await refusal.count()).toBe(1);
+    expect(await p.getByText("Your login ended").count()).toBe(0);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a pairing link still works 4 minutes on, and after 5 minutes gets nothing", async () => {
   const clock = shiftedClock();
   const late = await startDaemon({ config: REMOTE_ON, env: clock.env });

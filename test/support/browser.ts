@@ -16,9 +16,19 @@ export async function visible(locator: Locator, what: string, timeout = PAGE_WAI
   try {
     await locator.first().waitFor({ state: "visible", timeout });
   } catch (err) {
-    throw new Error(`timed out after ${timeout} ms waiting for ${what}: ${(err as Error).message.split("\n")[0]}`);
+    throw new Error(`timed out after ${timeout} ms waiting for ${what}: ${(err as Error).message.split("\n")[0]}; ${await pageState(locator.page())}`);
   }
   return locator.first();
+}
+
+/** Where the page is and what it shows, for a failure's message: what it waited for may be all that went wrong. */
+async function pageState(page: Page): Promise<string> {
+  const shows = await page
+    .locator("body")
+    .innerText({ timeout: 1000 })
+    .then((text) => JSON.stringify(text.replace(/\s+/g, " ").slice(0, 400)))
+    .catch((err: Error) => `(unreadable: ${err.message.split("\n")[0]})`);
+  return `the page is at ${page.url()} and shows ${shows}`;
 }
 
 /** Waits until `expression` (a JavaScript expression run in the page) is truthy; the error names `what`. */
@@ -26,6 +36,6 @@ export async function pageUntil(page: Page, what: string, expression: string, ti
   try {
     await page.waitForFunction(expression, undefined, { timeout, polling: 50 });
   } catch (err) {
-    throw new Error(`timed out after ${timeout} ms waiting for ${what}: ${(err as Error).message.split("\n")[0]}`);
+    throw new Error(`timed out after ${timeout} ms waiting for ${what}: ${(err as Error).message.split("\n")[0]}; ${await pageState(page)}`);
   }
 }
