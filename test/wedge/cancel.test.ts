@@ -97,7 +97,8 @@ describe("a stalled run", () => {
     const command = `echo $$ > ${pids}.tmp; sleep 600 & echo $! >> ${pids}.tmp; mv ${pids}.tmp ${pids}; wait`;
     fx.env.fake.script({ toolCalls: [{ id: "t1", name: "bash", arguments: JSON.stringify({ command, timeout: 600 }) }] });
     const run = startStream(fx.client, { agent: "crab", content: "run it", sender: "tools", cwd: work });
-    await waitFor("the tool started", () => existsSync(pids));
+    // The start event too: a poll can see the file before the stream's first frame is read.
+    await waitFor("the tool started", () => run.session() !== 0n && existsSync(pids));
     const [shell, child] = readFileSync(pids, "utf8").trim().split("\n").map(Number);
     expect(alive(shell) && alive(child)).toBe(true);
     await control.cancel(run.session());
