@@ -25,8 +25,8 @@ export async function visible(locator: Locator, what: string, timeout = PAGE_WAI
 async function pageState(page: Page): Promise<string> {
   const shows = await page
     .locator("body")
-    .innerText({ timeout: 1000 })
-    .then((text) => JSON.stringify(text.replace(/\s+/g, " ").slice(0, 400)))
+    .textContent({ timeout: 1000 })
+    .then((text) => JSON.stringify((text ?? "").replace(/\s+/g, " ").slice(0, 400)))
     .catch((err: Error) => `(unreadable: ${err.message.split("\n")[0]})`);
   return `the page is at ${page.url()} and shows ${shows}`;
 }
