@@ -9,13 +9,14 @@
 //   - another OS user flooding the TCP port with connects, all refused
 //     (bench/refused-flood.ts): memory and the owner's Ping against a floor.
 // Memory is read from /proc (VmRSS, VmHWM for the peak), outside the daemon.
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "../src/protocol/client.ts";
 import { messageToLine, metaToLine, newSessionMeta } from "../src/session/jsonl.ts";
 import { sessionFileName } from "../src/session/names.ts";
 import { connect } from "../src/transport/connect.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
+import type { FakeLLM } from "../test/support/fake-llm.ts";
 import { providerTable } from "../test/support/llm-daemon.ts";
 import { compiledBinary, SOURCE_COMMAND, spawnDaemon, stopDaemon, waitForFirstPong, type BenchDaemon } from "./daemon.ts";
 import { floodOptions, refusedFlood } from "./refused-flood.ts";
@@ -35,6 +36,11 @@ async function until(probe: () => boolean | Promise<boolean>, ms: number): Promi
     await Bun.sleep(100);
   }
   return false;
+}
+
+/** Sets VmHWM back to the current VmRSS (proc(5), clear_refs "5"). */
+export function resetPeak(pid: number | "self"): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
 }
 
 /** Idle VmRSS: the lowest of a few reads a short while apart, once the start-up work settled. */
@@ -120,14 +126,25 @@ async function hugeSession(command: string[], fileBytes: number) {
   }
 }
 
-async function cappedAnswer(command: string[], answerBytes: number, capBytes: number) {
-  const fake = await startFakeOpenAI();
+/**
+ * A daemon's peak over a 20 MiB streamed answer against `capBytes`, above its
+ * idle: the answer being its first turn (`warmFirst` false), or after one
+ * small turn (the code paged in, the provider client made: about 20 MiB a
+ * first turn costs any answer), with the peak counted from there.
+ */
+async function answerPeak(command: string[], fake: FakeLLM, answerBytes: number, capBytes: number, warmFirst: boolean) {
   const config = `${providerTable("fake", "openai", fake)}\nmax_answer_bytes = ${capBytes}\n\n[system.crab]\nmodel = "fake-model"\n`;
   const d = spawnDaemon(command, { config });
   try {
     await waitForFirstPong(d);
-    const idle = await idleRss(d.proc.pid);
+    let idle = await idleRss(d.proc.pid);
     const c = await client(d);
+    if (warmFirst) {
+      fake.script({ text: "warm ".repeat(2000) });
+      for await (const ev of c.stream({ agent: "crab", content: "warm up", sender: "bench" })) if (ev.event.case === "end") break;
+      idle = await idleRss(d.proc.pid);
+      resetPeak(d.proc.pid); // the peak below is the answer's, not the first turn's
+    }
     fake.script({ hugeText: answerBytes });
     let error = "";
     for await (const ev of c.stream({ agent: "crab", content: "say a lot", sender: "bench" })) {
@@ -138,16 +155,40 @@ async function cappedAnswer(command: string[], answerBytes: number, capBytes: nu
     }
     const peak = status(d.proc.pid, "VmHWM");
     await c.close();
-    return {
-      answer_mib: round(answerBytes / MIB, 0),
-      cap_mib: round(capBytes / MIB, 0),
-      ended_with_cap_error: error.includes("max_answer_bytes"),
-      idle_rss_mib: round(idle, 1),
-      peak_above_idle_mib: round(peak - idle, 1),
-      peak_over_cap: round((peak - idle) / (capBytes / MIB), 2),
-    };
+    return { idle, above: peak - idle, capError: error.includes("max_answer_bytes") };
   } finally {
     await stopDaemon(d);
+  }
+}
+
+/**
+ * A capped answer's memory: the daemon's peak above its idle with the answer
+ * as its first turn, and after a first small turn next to the floor, a Bun
+ * process that only reads the same answer up to the cap (bench/answer-floor.ts),
+ * measured the same way.
+ */
+async function cappedAnswer(command: string[], answerBytes: number, capBytes: number) {
+  const fake = await startFakeOpenAI();
+  try {
+    const first = await answerPeak(command, fake, answerBytes, capBytes, false);
+    const warm = await answerPeak(command, fake, answerBytes, capBytes, true);
+    fake.script({ hugeText: answerBytes }, { hugeText: answerBytes });
+    const floorRun = Bun.spawn([process.execPath, join(import.meta.dir, "answer-floor.ts"), fake.url, String(capBytes)], { stdout: "pipe", stderr: "inherit" });
+    const floor = JSON.parse(await new Response(floorRun.stdout).text()) as { idle_mib: number; peak_above_idle_mib: number };
+    const capMib = capBytes / MIB;
+    return {
+      answer_mib: round(answerBytes / MIB, 0),
+      cap_mib: round(capMib, 0),
+      ended_with_cap_error: first.capError && warm.capError,
+      idle_rss_mib: round(first.idle, 1),
+      peak_above_idle_mib: round(first.above, 1),
+      peak_over_cap: round(first.above / capMib, 2),
+      warm_idle_rss_mib: round(warm.idle, 1),
+      peak_above_warm_mib: round(warm.above, 1),
+      floor_peak_above_idle_mib: round(floor.peak_above_idle_mib, 1),
+      warm_over_floor: round(warm.above / floor.peak_above_idle_mib, 2),
+    };
+  } finally {
     await fake.stop();
   }
 }
@@ -161,6 +202,11 @@ export const MEMORY_GOALS = {
   "refused-connection flood: daemon CPU per refusal": "almost nothing",
   "refused-connection flood: owner's Ping p50 under flood / floor": "≤ ×2",
 };
+
+/** A capped answer's figures in one cell: above idle, and above a warm daemon against the floor. */
+export function cappedFigure(a: Awaited<ReturnType<typeof cappedAnswer>>): string {
+  return `${a.peak_above_idle_mib} MiB (${a.peak_over_cap} × cap); after a first turn +${a.peak_above_warm_mib} MiB, ×${a.warm_over_floor} of the floor's +${a.floor_peak_above_idle_mib}`;
+}
 
 export async function runMemory(options: { quick: boolean }) {
   const command = compiledBinary() ? [compiledBinary()!] : SOURCE_COMMAND;
@@ -179,8 +225,8 @@ export async function runMemory(options: { quick: boolean }) {
     ["200 MB session: first chunk", `${session.first_chunk_ms} ms`, MEMORY_GOALS["200 MB session: first chunk"]],
     ["200 MB session: peak above idle", `${session.peak_above_idle_mib} MiB (idle ${session.idle_rss_mib})`, MEMORY_GOALS["200 MB session: peak above idle"]],
     ["200 MB session: after unload above idle", `${session.after_unload_above_idle_mib} MiB`, MEMORY_GOALS["200 MB session: after unload above idle"]],
-    ["20 MiB answer, 12 MiB cap: peak above idle", `${answer.peak_above_idle_mib} MiB (${answer.peak_over_cap} × cap)`, MEMORY_GOALS["20 MiB answer, 12 MiB cap: peak above idle"]],
-    ["20 MiB answer, default 4 MiB cap: peak above idle", `${atDefault.peak_above_idle_mib} MiB (${atDefault.peak_over_cap} × cap)`, MEMORY_GOALS["20 MiB answer, default 4 MiB cap: peak above idle"]],
+    ["20 MiB answer, 12 MiB cap: peak above idle", cappedFigure(answer), MEMORY_GOALS["20 MiB answer, 12 MiB cap: peak above idle"]],
+    ["20 MiB answer, default 4 MiB cap: peak above idle", cappedFigure(atDefault), MEMORY_GOALS["20 MiB answer, default 4 MiB cap: peak above idle"]],
     ["refused-connection flood: refused per second", `${flood.refused_per_s}/s`, "—"],
     ["refused-connection flood: daemon CPU per refusal", `${flood.daemon_cpu_per_refusal_us} µs`, MEMORY_GOALS["refused-connection flood: daemon CPU per refusal"]],
     ["refused-connection flood: RSS before / peak / after", `${flood.rss_before_mib} / ${flood.rss_peak_mib} / ${flood.rss_after_mib} MiB`, "bounded"],
