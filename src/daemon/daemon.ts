@@ -95,11 +95,13 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   for (const leftover of await removeStaleTempFiles(state.paths.sessions)) log.warn("removed a temp file left by a crash", { file: leftover });
   state.crons.start(loadCrons(paths.crons, log));
   await state.remote.applyAtStart(state.config.config.system.remote);
+  // Watched before any client is served: a prompt or skill file written as
+  // soon as the daemon answers must not be missed.
+  const watcher = watchLocalFiles(state, [paths.localSkills, paths.localAgents]);
   markStarted();
   await state.components.start();
   const searchIndex = keepSearchIndex(state.host.searchIndex, state.host.sessions, log);
   await state.services.resume(log);
-  const watcher = watchLocalFiles(state, [paths.localSkills, paths.localAgents]);
   log.info("listening", { home: paths.home, socket: paths.socket, port: endpoints.tcpPort, pid: process.pid });
 
   log.info("shutting down", { signal: await stopSignal });

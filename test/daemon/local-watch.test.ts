@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeSetup, type FakeSetup } from "../cli/fake-setup.ts";
+import { until as untilHolds } from "../support/until.ts";
 
 // Each test drives real processes step by step; `npx bun test` ignores bunfig's timeout.
 setDefaultTimeout(30_000);
@@ -16,15 +17,10 @@ afterAll(() => s.stop());
 
 const log = () => readFileSync(join(s.daemon.home, "logs/daemon.log"), "utf8");
 
-/** Waits until `check` holds (the watcher applies changes in the background). */
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await Bun.sleep(25);
-  }
-  throw new Error(`never happened: ${what}`);
-}
+/** Waits until `check` holds (the watcher applies changes in the background), for 10 s of wall time however slow each check is. */
+const until = (what: string, check: () => boolean | Promise<boolean>) => untilHolds(check, { what, timeoutMs: 10_000 });
 
+// The first write comes as soon as the daemon answers: the watch is in place before any client is served.
 test("a new prompt file registers its agent, and an edit changes its prompt, without crabtalk reload", async () => {
   writeFileSync(join(s.daemon.home, "local/agents/watcher.md"), "You watch files.");
   await until("the agent registers", async () => (await s.cli(["agents", "list"])).stdout.includes("watcher"));
