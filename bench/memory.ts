@@ -39,7 +39,7 @@ async function until(probe: () => boolean | Promise<boolean>, ms: number): Promi
 }
 
 /** Sets VmHWM back to the current VmRSS (proc(5), clear_refs "5"). */
-export function resetPeak(pid: number | "self"): void {
+export function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, "5");
 }
 
