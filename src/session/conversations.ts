@@ -75,28 +75,39 @@ export async function listConversations(
     throw err;
   }
   const prefix = agent && sender ? `${agent}_${senderSlug(sender)}_` : undefined;
-  // A file renamed between the directory read and its scan (a title arriving: docs/sessions.md#titles) is
-  // listed under its new name by a second look; a file deleted meanwhile is just gone.
+  // A file renamed between the directory read and its scan (a title arriving:
+  // docs/sessions.md#titles) is listed under its new name by another look,
+  // which scans only the names it has not seen; a file deleted meanwhile is
+  // just gone. Many conversations getting their titles at once each cost a look.
+  const found = new Map<string, Listed>();
   for (let attempt = 1; ; attempt++) {
-    const { found, vanished } = await scanNames(dir, names, prefix, agent, now);
-    if (!vanished || attempt === RELIST_ATTEMPTS) {
-      found.sort((a, b) => b.mtimeMs - a.mtimeMs || a.summary.filePath.localeCompare(b.summary.filePath));
-      return found.map((f) => f.summary);
-    }
+    const vanished = await scanNames(dir, names.filter((name) => !found.has(name)), prefix, agent, now, found);
+    if (!vanished || attempt === RELIST_ATTEMPTS) break;
     names = await readdir(dir).catch(() => []);
+    const present = new Set(names);
+    for (const name of found.keys()) if (!present.has(name)) found.delete(name);
   }
+  const listed = [...found.values()];
+  listed.sort((a, b) => b.mtimeMs - a.mtimeMs || a.summary.filePath.localeCompare(b.summary.filePath));
+  return listed.map((f) => f.summary);
 }
 
-const RELIST_ATTEMPTS = 3;
+const RELIST_ATTEMPTS = 50;
 
+interface Listed {
+  summary: ConversationSummary;
+  mtimeMs: number;
+}
+
+/** Scans `names` into `found` (by name); true when one of them was gone by the time it was read. */
 async function scanNames(
   dir: string,
   names: readonly string[],
   prefix: string | undefined,
   agent: string,
   now: Date,
-): Promise<{ found: Array<{ summary: ConversationSummary; mtimeMs: number }>; vanished: boolean }> {
-  const found: Array<{ summary: ConversationSummary; mtimeMs: number }> = [];
+  found: Map<string, Listed>,
+): Promise<boolean> {
   let vanished = false;
   await forEachLimited(names, SCAN_CONCURRENCY, async (name) => {
     if (!name.endsWith(SESSION_EXT)) return;
@@ -107,7 +118,7 @@ async function scanNames(
     const scanned = await scanFile(filePath);
     if (scanned === "vanished") vanished = true;
     if (scanned === undefined || scanned === "vanished") return;
-    found.push({
+    found.set(name, {
       mtimeMs: scanned.mtimeMs,
       summary: {
         ...parsed,
@@ -118,7 +129,7 @@ async function scanNames(
       },
     });
   });
-  return { found, vanished };
+  return vanished;
 }
 
 interface ScannedFile {

@@ -119,6 +119,22 @@ describe("listConversations while titles rename files", () => {
   });
 });
 
+test("many conversations renamed during one listing (titles arriving together) are all listed, once each", async () => {
+  const dir = tempDir();
+  for (let i = 1; i <= 12; i++) await session(dir, `crab_u${i}_1.jsonl`, 2, hoursAgo(i));
+  for (let round = 0; round < 5; round++) {
+    const listing = listConversations(dir, "", "", NOW);
+    // One rename per turn of the loop, while the listing reads and looks again.
+    for (let i = 1; i <= 12; i++) {
+      await Bun.sleep(0);
+      const from = fs.readdirSync(dir).find((name) => name.startsWith(`crab_u${i}_1`))!;
+      fs.renameSync(path.join(dir, from), path.join(dir, `crab_u${i}_1_title-${round}.jsonl`));
+    }
+    const listed = await listing;
+    expect(listed.map((c) => c.sender).sort()).toEqual(Array.from({ length: 12 }, (_, k) => `u${k + 1}`).sort());
+  }
+});
+
 describe("dateLabel", () => {
   test("Today, Yesterday, else YYYY-MM-DD in local time", () => {
     expect(dateLabel(new Date(2026, 3, 2, 0, 0, 1), NOW)).toBe("Today");
