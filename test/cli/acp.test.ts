@@ -126,17 +126,21 @@ test("a bash call is a tool_call (execute, in_progress) then a tool_call_update 
 test("results of one step go to their own calls by id when the second call finishes first", async () => {
   const acp = await ready();
   try {
-    const sessionId = await newSession(acp);
-    // The first call waits for the file the second one writes: it always finishes last.
+    const cwd = scratch();
+    const sessionId = await newSession(acp, cwd);
+    // The first call waits for a file this test writes once the second call's result has reached the editor: it always finishes last.
     const calls = [
       { id: "slow-1", name: "bash", arguments: JSON.stringify({ command: "until [ -f go ]; do sleep 0.02; done; echo slow" }) },
-      { id: "fast-2", name: "bash", arguments: JSON.stringify({ command: "echo fast; touch go" }) },
+      { id: "fast-2", name: "bash", arguments: JSON.stringify({ command: "echo fast" }) },
     ];
     t.env.fake.script({ toolCalls: calls }, { text: "both done" });
-    const res = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run both" }] });
+    const prompt = acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run both" }] });
+    await until(() => updatesOf(acp, sessionId, "tool_call_update").length === 1, { what: "the fast call's result" });
+    writeFileSync(join(cwd, "go"), "");
+    const res = await prompt;
     expect(res.stopReason).toBe("end_turn");
     const started = updatesOf(acp, sessionId, "tool_call") as { toolCallId: string; title: string }[];
-    expect(started.map((c) => c.title)).toEqual(["until [ -f go ]; do sleep 0.02; done; echo slow", "echo fast; touch go"]);
+    expect(started.map((c) => c.title)).toEqual(["until [ -f go ]; do sleep 0.02; done; echo slow", "echo fast"]);
     const ended = updatesOf(acp, sessionId, "tool_call_update") as { toolCallId: string; content: { content: { text: string } }[] }[];
     // In finishing order: the fast call's result first, each on its own call.
     expect(ended.map((u) => [u.toolCallId, u.content[0].content.text])).toEqual([
