@@ -6,14 +6,16 @@
 // can use it. It also hands the SDK the body one event at a time (see
 // eachEvent), which keeps the SDKs' decoding linear in the body's size.
 import type { ErrorBodies, Fetch } from "./sdk-errors.ts";
+import type { LineLimit } from "./sse.ts";
 import { maxAnswerBytesOf, type ProviderSettings } from "../base/provider-settings.ts";
 import { answerTooLarge } from "./stream-limits.ts";
 
 const NEWLINE = 10;
 
-function boundedLines(fetchFn: Fetch, maxLineBytes: number, tooLong: () => Error): Fetch {
+/** `base` whose successful bodies fail with `limit.tooLong()` once a line passes `limit.maxLineBytes`. */
+export function boundedLines({ maxLineBytes, tooLong }: LineLimit, base: Fetch = fetch): Fetch {
   return async (input, init) => {
-    const res = await fetchFn(input, init);
+    const res = await base(input, init);
     if (!res.ok || !res.body || maxLineBytes <= 0) return res;
     let line = 0; // bytes since the last newline
     // A pulled stream over the body's reader: one read per chunk, none of a pipe's machinery.
@@ -74,8 +76,13 @@ function maxLineFor(maxAnswerBytes: number): number {
   return maxAnswerBytes > 0 ? 2 * maxAnswerBytes + 64 * 1024 : 0;
 }
 
+/** The line limit of a provider's bodies, from its answer cap. */
+export function lineLimitOf(p: ProviderSettings, baseUrl: string): LineLimit {
+  const cap = maxAnswerBytesOf(p);
+  return { maxLineBytes: maxLineFor(cap), tooLong: () => answerTooLarge(baseUrl, cap) };
+}
+
 /** The fetch an adapter gives its SDK: error bodies kept, lines bounded by the provider's answer cap. */
 export function boundedFetch(p: ProviderSettings, baseUrl: string, bodies: ErrorBodies): Fetch {
-  const cap = maxAnswerBytesOf(p);
-  return boundedLines(bodies.fetch, maxLineFor(cap), () => answerTooLarge(baseUrl, cap));
+  return boundedLines(lineLimitOf(p, baseUrl), bodies.fetch);
 }

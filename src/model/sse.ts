@@ -24,7 +24,15 @@ function bomLength(line: Uint8Array): number {
   return line.length >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? 3 : 0;
 }
 
-export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+/** The longest line a body may send, and the error it fails with past that (bounded-lines.ts). */
+export interface LineLimit {
+  maxLineBytes: number;
+  tooLong: () => Error;
+}
+
+export async function* sseMessages(body: ReadableStream<Uint8Array>, limit?: LineLimit): AsyncGenerator<SseMessage> {
+  const maxLine = limit && limit.maxLineBytes > 0 ? limit.maxLineBytes : Infinity;
+  const tooLong = limit?.tooLong ?? (() => new Error("line too long"));
   // ignoreBOM: a mark inside a line is kept, as the SDK keeps it (it decodes whole lines).
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let event: string | null = null;
@@ -80,6 +88,7 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGener
         const piece = chunk.subarray(start, i);
         const whole = carry ? joined(carry, piece) : piece;
         carry = undefined;
+        if (whole.length > maxLine) throw tooLong();
         if (b === CR) {
           if (i + 1 < chunk.length) {
             if (chunk[i + 1] === LF) i++;
@@ -91,6 +100,7 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGener
       }
       // The rest is copied, not kept as a view: a view would hold the whole read.
       if (start < chunk.length) carry = carry ? joined(carry, chunk.subarray(start)) : chunk.slice(start);
+      if (carry && carry.length > maxLine) throw tooLong();
     }
   } finally {
     // Left early (the caller stopped, or a read failed): the rest of the body is not wanted.

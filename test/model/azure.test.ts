@@ -1,5 +1,6 @@
-// Azure OpenAI through the real `openai` SDK's AzureOpenAI client against the
-// fake server's deployment routes (`/openai/deployments/<name>/chat/completions?api-version=`).
+// Azure OpenAI through the OpenAI adapter (the URL and key header of the
+// `openai` SDK's AzureOpenAI client) against the fake server's deployment
+// routes (`/openai/deployments/<name>/chat/completions?api-version=`).
 import { afterAll, beforeEach, expect, test } from "bun:test";
 import { DEFAULT_AZURE_API_VERSION } from "../../src/model/openai/adapter.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";

@@ -1,21 +1,35 @@
 // The chat chunks the OpenAI adapter reads itself (src/model/openai/stream.ts)
 // against the SDK's Stream.fromSSEResponse on the same bodies: the same
-// chunks, the same errors.
+// chunks, and the same errors once the SDK's are mapped as the adapter mapped
+// them (sdk-errors.ts).
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { Stream } from "openai/core/streaming";
 import { chatChunks } from "../../src/model/openai/stream.ts";
+import { ErrorBodies, toProviderError } from "../../src/model/sdk-errors.ts";
+
+const ctx = {
+  baseUrl: "http://provider.test/v1",
+  secrets: [],
+  bodies: new ErrorBodies(),
+  classes: {
+    APIError: OpenAI.APIError,
+    APIConnectionError: OpenAI.APIConnectionError,
+    APIConnectionTimeoutError: OpenAI.APIConnectionTimeoutError,
+    APIUserAbortError: OpenAI.APIUserAbortError,
+  },
+};
 
 const chunk = (content: string) => JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] });
 
-async function outcome(items: AsyncIterable<unknown>): Promise<{ items: unknown[]; error?: { name: string; message: string; error?: unknown } }> {
+async function outcome(items: AsyncIterable<unknown>): Promise<{ items: unknown[]; error?: { message: string; kind: string; transient: boolean } }> {
   const got: unknown[] = [];
   try {
     for await (const item of items) got.push(item);
     return { items: got };
   } catch (err) {
-    const e = err as Error & { error?: unknown };
-    return { items: got, error: { name: e.constructor.name, message: e.message, error: e.error } };
+    const e = toProviderError(err, ctx);
+    return { items: got, error: { message: e.message, kind: e.kind, transient: e.transient } };
   }
 }
 

@@ -100,4 +100,38 @@ describe("sseMessages", () => {
     }
     expect(cancelled).toBe(true);
   });
+
+  describe("a line limit", () => {
+    const limit = { maxLineBytes: 100, tooLong: () => new Error("line over 100 bytes") };
+    const read = async (reads: Uint8Array[]) => {
+      const got: string[] = [];
+      try {
+        for await (const m of sseMessages(body(reads), limit)) got.push(m.data);
+        return { got };
+      } catch (err) {
+        return { got, error: (err as Error).message };
+      }
+    };
+
+    test("lines up to the limit pass, in one read or across many", async () => {
+      const line = `data: ${"a".repeat(94)}`; // 100 bytes
+      expect(await read([enc(`${line}\n\n${line}\n\n`)])).toEqual({ got: ["a".repeat(94), "a".repeat(94)] });
+      expect(await read(cut(enc(`${line}\n\n`), [7, 30, 60, 99]))).toEqual({ got: ["a".repeat(94)] });
+    });
+
+    test("a longer line fails once it passes the limit, whole in one read or still coming", async () => {
+      const long = `data: ${"b".repeat(95)}\n\n`;
+      expect(await read([enc(`data: ok\n\n${long}`)])).toEqual({ got: ["ok"], error: "line over 100 bytes" });
+      // An endless line is refused as soon as it has passed the limit: the reads after it are never asked for.
+      let reads = 0;
+      const endless = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          reads++;
+          controller.enqueue(enc("c".repeat(30)));
+        },
+      });
+      await expect(Array.fromAsync(sseMessages(endless, limit))).rejects.toThrow("line over 100 bytes");
+      expect(reads).toBe(4);
+    });
+  });
 });

@@ -1,49 +1,35 @@
 // Adapter for OpenAI Chat Completions and every API that copies it: OpenAI,
 // Azure OpenAI, Ollama, llama.cpp, vLLM, DeepSeek, LM Studio (by base_url).
-import OpenAI, { AzureOpenAI } from "openai";
+// It speaks HTTP with fetch: the URL, headers and body are those the `openai`
+// SDK sent, and each failure becomes the error the SDK's became
+// (test/model/openai-wire.test.ts holds both to the SDK), at a fraction of the
+// SDK's cost per request (docs/benchmarks.md).
 import type { Adapter } from "../adapter.ts";
-import { SDK_TIMEOUT_MS } from "../adapter.ts";
 import { PROVIDER_KIND_TABLE } from "../../base/provider-kinds.ts";
 import { ProviderError } from "../errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./response.ts";
-import { chatRequestJson, toChatRequest } from "./request.ts";
+import { chatRequestJson } from "./request.ts";
 import { unfinishedStream } from "../stream-end.ts";
-import { boundedFetch } from "../bounded-lines.ts";
+import { boundedLines, lineLimitOf } from "../bounded-lines.ts";
 import { chatChunks } from "./stream.ts";
-import { ErrorBodies, type ErrorContext, toProviderError } from "../sdk-errors.ts";
+import { post } from "../http.ts";
+import { lowLevelError, redacted } from "../sdk-errors.ts";
+import { chatCompletionsUrl } from "./url.ts";
 import type { ProviderSettings } from "../../base/provider-settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
-
-const JSON_CONTENT = { "content-type": "application/json" };
+import type { ChatCompletion } from "openai/resources/chat/completions";
 
 /** Used when an Azure provider names no `api_version`. */
 export const DEFAULT_AZURE_API_VERSION = "2024-10-21";
 
 /**
- * The SDK insists on a key; local servers (Ollama, llama.cpp) ignore it. An
- * explicit placeholder also stops the SDK from reading OPENAI_API_KEY from the
- * environment and sending it to a server it was not meant for.
+ * Local servers (Ollama, llama.cpp) ignore the key; the SDK insisted on one, so
+ * a placeholder goes where none is set. Never OPENAI_API_KEY from the
+ * environment: it must not reach a server it was not meant for.
  */
 function apiKeyOf(p: ProviderSettings): string {
   if (p.apiKey) return p.apiKey;
   return p.kind === "ollama" ? "ollama" : "no-key";
-}
-
-function createClient(p: ProviderSettings, baseUrl: string, bodies: ErrorBodies): OpenAI {
-  const common = {
-    apiKey: apiKeyOf(p),
-    maxRetries: 0,
-    timeout: SDK_TIMEOUT_MS,
-    fetch: boundedFetch(p, baseUrl, bodies),
-    organization: null,
-    project: null,
-  };
-  if (p.kind === "azure") {
-    // A base URL already under /openai is used as is; otherwise it is the resource endpoint.
-    const target = /\/openai(\/|$)/.test(new URL(baseUrl).pathname) ? { baseURL: baseUrl } : { endpoint: baseUrl };
-    return new AzureOpenAI({ ...common, ...target, apiVersion: p.apiVersion || DEFAULT_AZURE_API_VERSION });
-  }
-  return new OpenAI({ ...common, baseURL: baseUrl });
 }
 
 /**
@@ -55,34 +41,40 @@ function outputLimitField(p: ProviderSettings, baseUrl: string): "max_completion
   return p.kind === "azure" || new URL(baseUrl).hostname === "api.openai.com" ? "max_completion_tokens" : "max_tokens";
 }
 
+const STREAM_EXTRA = { stream: true, stream_options: { include_usage: true } };
+
 export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   const baseUrl = PROVIDER_KIND_TABLE[p.kind].endpoint(p);
   const limitField = outputLimitField(p, baseUrl);
-  const limit = (request: ModelRequest): Record<string, number> =>
-    request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens };
-  const bodies = new ErrorBodies();
-  const client = createClient(p, baseUrl, bodies);
-  const ctx: ErrorContext = {
-    baseUrl,
-    secrets: [p.apiKey],
-    bodies,
-    classes: {
-      APIError: OpenAI.APIError,
-      APIConnectionError: OpenAI.APIConnectionError,
-      APIConnectionTimeoutError: OpenAI.APIConnectionTimeoutError,
-      APIUserAbortError: OpenAI.APIUserAbortError,
-    },
-  };
+  const apiVersion = p.kind === "azure" ? p.apiVersion || DEFAULT_AZURE_API_VERSION : undefined;
+  const auth: Record<string, string> = p.kind === "azure" ? { "api-key": apiKeyOf(p) } : { authorization: `Bearer ${apiKeyOf(p)}` };
+  const headers = { accept: "application/json", "content-type": "application/json", ...auth };
+  const lineLimit = lineLimitOf(p, baseUrl);
+  const boundedFetch = boundedLines(lineLimit);
+  const secrets = [p.apiKey];
+  // Only Azure's URL names the model (its deployment).
+  const sharedUrl = apiVersion === undefined ? chatCompletionsUrl(baseUrl, "") : undefined;
+
+  const send = (request: ModelRequest, extra: Record<string, unknown>, fetchFn?: typeof boundedFetch) =>
+    post(
+      {
+        url: sharedUrl ?? chatCompletionsUrl(baseUrl, request.model, apiVersion),
+        headers,
+        // The answer's limit goes before the rest, where the SDK's callers put it.
+        body: chatRequestJson(request, request.maxTokens === undefined ? extra : { [limitField]: request.maxTokens, ...extra }),
+        signal: request.signal,
+        baseUrl,
+      },
+      fetchFn,
+    );
+  const failure = (err: unknown, request: ModelRequest) => redacted(lowLevelError(err, baseUrl, request.signal), secrets);
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {
-      const completion = await client.chat.completions.create(
-        { ...toChatRequest(request), ...limit(request), stream: false },
-        { signal: request.signal },
-      );
-      return fromChatCompletion(completion);
+      const response = await send(request, { stream: false }, boundedFetch);
+      return fromChatCompletion(completionOf(await response.text()));
     } catch (err) {
-      throw toProviderError(err, ctx);
+      throw failure(err, request);
     }
   }
 
@@ -90,9 +82,8 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
     let events = 0;
     let finished = false;
     try {
-      // The SDK sends the request and turns an error status into its error; the body is read here (sse.ts).
-      const response = await client.chat.completions.create(streamBody(request), streamOptions(request)).asResponse();
-      for await (const chunk of chatChunks(response)) {
+      const response = await send(request, STREAM_EXTRA);
+      for await (const chunk of chatChunks(response, lineLimit)) {
         events++;
         for (const piece of fromChatChunk(chunk)) {
           if (piece.type === "finish") finished = true;
@@ -100,30 +91,22 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
         }
       }
     } catch (err) {
-      throw toProviderError(err, ctx);
+      throw failure(err, request);
     }
-    // The SDK ends an aborted stream quietly; the caller must not take it for a complete answer.
+    // A read the caller aborted ends quietly (stream.ts); it must not pass for a complete answer.
     if (request.signal?.aborted) throw new ProviderError("provider request aborted", { kind: "aborted" });
-    // The SDK also ends quietly at the end of the body, with or without `[DONE]`.
+    // So does the end of the body, with or without `[DONE]`.
     if (!finished) throw unfinishedStream(baseUrl, "a finish_reason", events);
   }
 
-  // Azure's client reads the deployment from the body object: it gets the object.
-  const serialized = p.kind !== "azure";
-  const streamBody = (request: ModelRequest) =>
-    serialized
-      ? { model: request.model, messages: [], stream: true as const }
-      : { ...toChatRequest(request), ...limit(request), stream: true as const, stream_options: { include_usage: true } };
-  // The body the SDK sends, serialized by us (request.ts chatRequestJson): a string
-  // body with its content type is passed through verbatim.
-  const streamOptions = (request: ModelRequest) =>
-    serialized
-      ? {
-          signal: request.signal,
-          body: chatRequestJson(request, { ...limit(request), stream: true, stream_options: { include_usage: true } }),
-          headers: JSON_CONTENT,
-        }
-      : { signal: request.signal };
-
   return { baseUrl, complete, stream };
+}
+
+/** A whole completion's body. The SDK handed a body that is not JSON on as a string, which failed later; it is said here. */
+function completionOf(text: string): ChatCompletion {
+  try {
+    return JSON.parse(text) as ChatCompletion;
+  } catch {
+    throw new ProviderError(`provider error: the answer is not JSON: ${text.slice(0, 200)}`, { kind: "other" });
+  }
 }

@@ -1,17 +1,19 @@
-// The chunks of a streamed Chat Completions body, read as the SDK's
+// The chunks of a streamed Chat Completions body, read as the OpenAI SDK's
 // Stream.fromSSEResponse reads them (`[DONE]` ends the answer, anything after
-// it is read and ignored; an `error` in a chunk is the SDK's APIError; an
-// aborted read ends quietly), but through the lean decoder of ../sse.ts, which
-// keeps a long answer from costing several copies of itself (issue 23).
-import { APIError, OpenAIError } from "openai";
+// it is read and ignored; an `error` in a chunk fails the answer; an aborted
+// read ends quietly), but through the lean decoder of ../sse.ts, which keeps a
+// long answer from costing several copies of itself (issue 23). An error in a
+// chunk is thrown as the ProviderError the SDK's error became (sdk-errors.ts).
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import { sseMessages } from "../sse.ts";
+import { type LineLimit, sseMessages } from "../sse.ts";
+import { ProviderError } from "../errors.ts";
+import { streamErrorEvent } from "../sdk-errors.ts";
 
-export async function* chatChunks(response: Response): AsyncGenerator<ChatCompletionChunk> {
-  if (!response.body) throw new OpenAIError("Attempted to iterate over a response with no body");
+export async function* chatChunks(response: Response, limit?: LineLimit): AsyncGenerator<ChatCompletionChunk> {
+  if (!response.body) throw new ProviderError("provider error: the answer has no body", { kind: "other" });
   let done = false;
   try {
-    for await (const sse of sseMessages(response.body)) {
+    for await (const sse of sseMessages(response.body, limit)) {
       if (done) continue;
       if (sse.data.startsWith("[DONE]")) {
         done = true;
@@ -20,7 +22,7 @@ export async function* chatChunks(response: Response): AsyncGenerator<ChatComple
       const data = JSON.parse(sse.data) as ChatCompletionChunk & { error?: unknown };
       // Assistants (`thread.*`) events carry no chat chunk: the SDK hands them on as such, and they add nothing.
       if (sse.event?.startsWith("thread.")) continue;
-      if (data?.error) throw new APIError(undefined, data.error, undefined, response.headers);
+      if (data?.error) throw streamErrorEvent(data.error);
       yield data;
     }
   } catch (err) {
