@@ -1,11 +1,9 @@
-// A fetch for the SDKs whose successful bodies fail once a single line grows
-// past a limit. The SDKs' event-stream decoders buffer a line whole before
-// they parse it, so without this one endless `data:` line (or a huge
-// non-streamed body) would be read into memory entirely before the answer cap
-// (stream-limits.ts) ever sees a chunk. Any adapter whose SDK takes a fetch
-// can use it. It also hands the SDK the body one event at a time (see
-// eachEvent), which keeps the SDKs' decoding linear in the body's size.
-import type { ErrorBodies, Fetch } from "./sdk-errors.ts";
+// A fetch whose successful bodies fail once a single line grows past a limit,
+// for the whole (non-streamed) answers the adapters read as one JSON text:
+// without it, one huge body would be read into memory entirely before the
+// answer cap (stream-limits.ts) could say anything. Streamed bodies are
+// bounded the same way inside their decoder (sse.ts).
+import type { Fetch } from "./failures.ts";
 import type { LineLimit } from "./sse.ts";
 import { maxAnswerBytesOf, type ProviderSettings } from "../base/provider-settings.ts";
 import { answerTooLarge } from "./stream-limits.ts";
@@ -29,10 +27,7 @@ export function boundedLines({ maxLineBytes, tooLong }: LineLimit, base: Fetch =
           if (first === -1) line += chunk.length;
           else if (line + first > maxLineBytes) line += first;
           else line = chunk.length - chunk.lastIndexOf(NEWLINE) - 1;
-          if (line <= maxLineBytes) {
-            for (const piece of eachEvent(chunk)) controller.enqueue(piece);
-            return;
-          }
+          if (line <= maxLineBytes) return controller.enqueue(chunk);
           const error = tooLong();
           controller.error(error);
           reader.cancel(error).catch(() => {});
@@ -43,27 +38,6 @@ export function boundedLines({ maxLineBytes, tooLong }: LineLimit, base: Fetch =
     );
     return new Response(checked, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
-}
-
-const CR = 13;
-
-/**
- * `chunk` cut after each blank line (the end of an event), as views of it, not
- * copies. The SDKs' event-stream decoders append every chunk they get to what
- * is left of the previous one and copy the rest again after each event they
- * find: a read holding many events (Bun reads 256 KiB at a time) cost them a
- * copy of the read per event. One event per chunk leaves them two copies of it.
- */
-export function* eachEvent(chunk: Uint8Array): Generator<Uint8Array> {
-  let start = 0;
-  for (let i = chunk.indexOf(NEWLINE); i !== -1; i = chunk.indexOf(NEWLINE, i + 1)) {
-    const end = chunk[i + 1] === NEWLINE ? i + 2 : chunk[i + 1] === CR && chunk[i + 2] === NEWLINE ? i + 3 : -1;
-    if (end === -1) continue;
-    yield chunk.subarray(start, end);
-    start = end;
-    i = end - 1;
-  }
-  if (start < chunk.length) yield start === 0 ? chunk : chunk.subarray(start);
 }
 
 /**
@@ -80,9 +54,4 @@ function maxLineFor(maxAnswerBytes: number): number {
 export function lineLimitOf(p: ProviderSettings, baseUrl: string): LineLimit {
   const cap = maxAnswerBytesOf(p);
   return { maxLineBytes: maxLineFor(cap), tooLong: () => answerTooLarge(baseUrl, cap) };
-}
-
-/** The fetch an adapter gives its SDK: error bodies kept, lines bounded by the provider's answer cap. */
-export function boundedFetch(p: ProviderSettings, baseUrl: string, bodies: ErrorBodies): Fetch {
-  return boundedLines(lineLimitOf(p, baseUrl), bodies.fetch);
 }

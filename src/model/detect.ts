@@ -1,6 +1,6 @@
 // Provider detection when config.toml names none: API keys in the
 // environment, else a local Ollama server.
-import type { Fetch } from "./sdk-errors.ts";
+import type { Fetch } from "./failures.ts";
 import type { ProviderSettings } from "../base/provider-settings.ts";
 import { PROVIDER_KINDS, PROVIDER_KIND_TABLE } from "../base/provider-kinds.ts";
 

@@ -1,9 +1,9 @@
 // One request to a provider's HTTP API with fetch alone, no SDK: a failed
 // fetch and an error status become the ProviderErrors the SDKs' errors became
-// (sdk-errors.ts, docs/providers.md#errors). A successful response is handed
+// (failures.ts, docs/providers.md#errors). A successful response is handed
 // back for the adapter to read.
 import { errorBodyText, httpError } from "./errors.ts";
-import { fetchFailure, type Fetch } from "./sdk-errors.ts";
+import { fetchFailure, type Fetch } from "./failures.ts";
 
 export interface ProviderPost {
   url: string;

@@ -1,4 +1,4 @@
-// The Anthropic adapter through the real `@anthropic-ai/sdk` against the fake server.
+// The Anthropic adapter against the fake server (the SDK's wire format: test/model/anthropic-wire.test.ts).
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { toMessagesRequest } from "../../src/model/anthropic/request.ts";
 import { FAKE_SIGNATURE, startFakeAnthropic } from "../support/fake-anthropic.ts";

@@ -1,31 +1,46 @@
+// A whole answer's body is bounded by its longest line (src/model/bounded-lines.ts).
 import { describe, expect, test } from "bun:test";
-import { eachEvent } from "../../src/model/bounded-lines.ts";
+import { boundedLines } from "../../src/model/bounded-lines.ts";
 
-const bytes = (s: string) => new TextEncoder().encode(s);
-const texts = (chunk: Uint8Array) => [...eachEvent(chunk)].map((p) => new TextDecoder().decode(p));
+const limit = { maxLineBytes: 100, tooLong: () => new Error("line over 100 bytes") };
 
-describe("eachEvent (the body handed to the SDKs one event at a time)", () => {
-  test("a read holding several events is cut after each blank line, LF or CRLF, the rest kept whole", () => {
-    expect(texts(bytes('data: {"a":1}\n\ndata: {"b":2}\r\n\r\ndata: [DONE]\n\ndata: {"c"'))).toEqual([
-      'data: {"a":1}\n\n',
-      'data: {"b":2}\r\n\r\n',
-      "data: [DONE]\n\n",
-      'data: {"c"',
-    ]);
+/** A fetch answering with `reads`, one read each, counting the reads asked for. */
+function serving(reads: string[], status = 200) {
+  const served = { reads: 0, cancelled: false };
+  const fetchFn = async () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (served.reads === reads.length) return controller.close();
+          controller.enqueue(new TextEncoder().encode(reads[served.reads++]));
+        },
+        cancel: () => void (served.cancelled = true),
+      }),
+      { status },
+    );
+  return { served, fetch: boundedLines(limit, fetchFn) };
+}
+
+describe("boundedLines", () => {
+  test("lines up to the limit pass whole, in one read or across many", async () => {
+    const line = "a".repeat(100);
+    const { fetch } = serving([`${line}\n${line.slice(0, 40)}`, line.slice(40), `\n${line}`]);
+    expect(await (await fetch("http://x")).text()).toBe(`${line}\n${line}\n${line}`);
   });
 
-  test("a chunk with no event end is handed on as it is, not copied", () => {
-    const chunk = bytes("event: message\ndata: {}\n");
-    const pieces = [...eachEvent(chunk)];
-    expect(pieces).toHaveLength(1);
-    expect(pieces[0]).toBe(chunk);
+  test("a line past the limit fails the body and cancels the rest", async () => {
+    const { served, fetch } = serving(["ok\n", "b".repeat(60), "b".repeat(60), "b".repeat(60), "never read"]);
+    await expect((await fetch("http://x")).text()).rejects.toThrow("line over 100 bytes");
+    // The line passed the limit in the third read; a stream may ask one read ahead, never more.
+    expect(served.reads).toBeLessThanOrEqual(4);
+    expect(served.cancelled).toBe(true);
   });
 
-  test("the pieces are views of the read, together exactly its bytes", () => {
-    const chunk = bytes("data: x\n\n\n\ndata: y\n\n");
-    const pieces = [...eachEvent(chunk)];
-    expect(pieces.every((p) => p.buffer === chunk.buffer)).toBe(true);
-    expect(Buffer.concat(pieces).equals(Buffer.from(chunk))).toBe(true);
-    expect(pieces.length).toBe(3);
+  test("an error response is handed on untouched, whatever its lines", async () => {
+    const long = "c".repeat(500);
+    const { fetch } = serving([long], 500);
+    const res = await fetch("http://x");
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe(long);
   });
 });

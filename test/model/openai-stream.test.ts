@@ -1,12 +1,12 @@
 // The chat chunks the OpenAI adapter reads itself (src/model/openai/stream.ts)
 // against the SDK's Stream.fromSSEResponse on the same bodies: the same
 // chunks, and the same errors once the SDK's are mapped as the adapter mapped
-// them (sdk-errors.ts).
+// them (failures.ts).
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { Stream } from "openai/core/streaming";
 import { chatChunks } from "../../src/model/openai/stream.ts";
-import { ErrorBodies, toProviderError } from "../../src/model/sdk-errors.ts";
+import { ErrorBodies, toProviderError } from "../support/sdk-reference.ts";
 
 const ctx = {
   baseUrl: "http://provider.test/v1",

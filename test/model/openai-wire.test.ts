@@ -9,40 +9,21 @@ import { Stream } from "openai/core/streaming";
 import { createOpenAIAdapter, DEFAULT_AZURE_API_VERSION } from "../../src/model/openai/adapter.ts";
 import { chatRequestJson, toChatRequest } from "../../src/model/openai/request.ts";
 import { PROVIDER_KIND_TABLE } from "../../src/base/provider-kinds.ts";
-import { boundedFetch } from "../../src/model/bounded-lines.ts";
-import { ErrorBodies, type ErrorContext, toProviderError } from "../../src/model/sdk-errors.ts";
+import { boundedLines, lineLimitOf } from "../../src/model/bounded-lines.ts";
+import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-reference.ts";
 import { ProviderError } from "../../src/model/errors.ts";
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
 import { KEY } from "./helpers.ts";
+import { closedPort, endlessReply, jsonReply, startWireCapture, type WireCapture } from "../support/wire-capture.ts";
 
-interface Seen {
-  method: string;
-  url: string;
-  body: string;
-  headers: Record<string, string | null>;
-}
-
-/** What the server answers next: a status and body, or an event stream. */
-let reply: () => Response = () => new Response("{}", { headers: { "content-type": "application/json" } });
-const seen: Seen[] = [];
-let server: ReturnType<typeof Bun.serve>;
+let wire: WireCapture;
 let origin: string;
-
 beforeAll(() => {
-  server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const headers: Record<string, string | null> = {};
-      for (const name of ["authorization", "api-key", "content-type", "accept"]) headers[name] = req.headers.get(name);
-      seen.push({ method: req.method, url: req.url, body: await req.text(), headers });
-      return reply();
-    },
-  });
-  origin = `http://127.0.0.1:${server.port}`;
+  wire = startWireCapture(["authorization", "api-key", "content-type", "accept"]);
+  origin = wire.origin;
 });
-afterAll(() => server.stop(true));
+afterAll(() => wire.stop());
 
 const settings = (over: Partial<ProviderSettings> & Pick<ProviderSettings, "kind">): ProviderSettings => ({
   name: "p",
@@ -59,7 +40,7 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
     apiKey: p.apiKey || (p.kind === "ollama" ? "ollama" : "no-key"),
     maxRetries: 0,
     timeout: 2 ** 31 - 1,
-    fetch: boundedFetch(p, baseUrl, bodies),
+    fetch: boundedLines(lineLimitOf(p, baseUrl), bodies.fetch),
     organization: null,
     project: null,
     logLevel: "off" as const,
@@ -142,12 +123,12 @@ describe("the request on the wire is the SDK's", () => {
     for (const streamed of [true, false]) {
       for (const maxTokens of [undefined, 256]) {
         test(`${name}, ${streamed ? "streamed" : "whole"}, ${maxTokens ? "with" : "without"} an answer limit`, async () => {
-          reply = () => new Response("{}", { headers: { "content-type": "application/json" } });
-          seen.length = 0;
+          wire.reply = () => new Response("{}", { headers: { "content-type": "application/json" } });
+          wire.seen.length = 0;
           await sdkCall(provider(), request({ maxTokens, thinking: true }), streamed);
           await ourCall(provider(), request({ maxTokens, thinking: true }), streamed);
-          expect(seen).toHaveLength(2);
-          const [sdk, ours] = seen;
+          expect(wire.seen).toHaveLength(2);
+          const [sdk, ours] = wire.seen;
           expect(ours).toEqual(sdk!);
           expect(ours!.body.length).toBeGreaterThan(100);
         });
@@ -156,8 +137,7 @@ describe("the request on the wire is the SDK's", () => {
   }
 });
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = jsonReply;
 const events = (...lines: string[]) =>
   new Response(lines.map((l) => `data: ${l}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -189,7 +169,7 @@ describe("each failure is the SDK's error", () => {
   ];
   for (const { name, make, streamed } of cases) {
     test(`${name}, ${streamed ? "streamed" : "whole"}`, async () => {
-      reply = make;
+      wire.reply = make;
       const p = settings({ kind: "openai", baseUrl: `${origin}/v1` });
       const sdk = await sdkCall(p, request(), streamed);
       const ours = await ourCall(p, request(), streamed);
@@ -202,9 +182,7 @@ describe("each failure is the SDK's error", () => {
   }
 
   test("a server that refuses the connection", async () => {
-    const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
-    const port = closed.port;
-    await closed.stop(true);
+    const port = await closedPort();
     for (const streamed of [true, false]) {
       const p = settings({ kind: "openai", baseUrl: `http://127.0.0.1:${port}/v1` });
       const ours = (await ourCall(p, request(), streamed))[0] as { error: string; kind: string };
@@ -225,15 +203,14 @@ describe("each failure is the SDK's error", () => {
 
   test("a call aborted while the server holds its answer", async () => {
     for (const streamed of [true, false]) {
-      // A body that never ends; the server drops it when the client goes.
-      reply = () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { headers: { "content-type": "text/event-stream" } });
+      wire.reply = endlessReply;
       const p = settings({ kind: "openai", baseUrl: `${origin}/v1` });
       const controller = new AbortController();
-      seen.length = 0;
+      wire.seen.length = 0;
       const call = ourCall(p, request({ signal: controller.signal }), streamed);
       // The server has the request, and holds the body open.
       const deadline = Date.now() + 5000;
-      while (seen.length === 0 && Date.now() < deadline) await Bun.sleep(5);
+      while (wire.seen.length === 0 && Date.now() < deadline) await Bun.sleep(5);
       controller.abort();
       expect((await call).at(-1)).toMatchObject({ kind: "aborted" });
     }
@@ -242,7 +219,7 @@ describe("each failure is the SDK's error", () => {
 
 test("a huge error body is read only as far as its message needs", async () => {
   let pulled = 0;
-  reply = () =>
+  wire.reply = () =>
     new Response(
       new ReadableStream({
         pull(c) {

@@ -1,51 +1,48 @@
-// Adapter for the Anthropic Messages API (and proxies that speak it).
-import Anthropic from "@anthropic-ai/sdk";
+// Adapter for the Anthropic Messages API (and proxies that speak it). It
+// speaks HTTP with fetch: the URL, headers and body are those the
+// `@anthropic-ai/sdk` client sent, the event stream is read as the SDK's
+// Stream read it, and each failure becomes the error the SDK's became
+// (test/model/anthropic-wire.test.ts holds all three to the SDK).
 import type { Adapter } from "../adapter.ts";
-import { SDK_TIMEOUT_MS } from "../adapter.ts";
 import { fromMessage, AnthropicStreamState } from "./response.ts";
 import { toMessagesRequest } from "./request.ts";
+import { messageEvents } from "./stream.ts";
 import { anthropicBaseUrl } from "../../base/base-url.ts";
 import { ProviderError } from "../errors.ts";
 import { unfinishedStream } from "../stream-end.ts";
-import { boundedFetch } from "../bounded-lines.ts";
-import { ErrorBodies, type ErrorContext, toProviderError } from "../sdk-errors.ts";
+import { boundedLines, lineLimitOf } from "../bounded-lines.ts";
+import { post } from "../http.ts";
+import { lowLevelError, redacted } from "../failures.ts";
 import type { ProviderSettings } from "../../base/provider-settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
+import type { Message } from "@anthropic-ai/sdk/resources/messages";
+
+/** The API version the SDK (1.12) sends with every request. */
+export const ANTHROPIC_VERSION = "2026-10-21";
 
 export function createAnthropicAdapter(p: ProviderSettings): Adapter {
   const baseUrl = anthropicBaseUrl(p);
-  const bodies = new ErrorBodies();
-  const client = new Anthropic({
-    // Always explicit, so the SDK never falls back to ANTHROPIC_API_KEY or a
-    // credentials file. A keyless proxy gets no auth header at all.
-    apiKey: p.apiKey ?? "",
-    ...(p.apiKey ? {} : { defaultHeaders: { "x-api-key": null, authorization: null } }),
-    baseURL: baseUrl,
-    maxRetries: 0,
-    timeout: SDK_TIMEOUT_MS,
-    fetch: boundedFetch(p, baseUrl, bodies),
-  });
-  const ctx: ErrorContext = {
-    baseUrl,
-    secrets: [p.apiKey],
-    bodies,
-    classes: {
-      APIError: Anthropic.APIError,
-      APIConnectionError: Anthropic.APIConnectionError,
-      APIConnectionTimeoutError: Anthropic.APIConnectionTimeoutError,
-      APIUserAbortError: Anthropic.APIUserAbortError,
-    },
+  const url = `${baseUrl}/v1/messages`;
+  // Only the configured key, never ANTHROPIC_API_KEY or a credentials file; a keyless proxy gets no auth header at all.
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "anthropic-version": ANTHROPIC_VERSION,
+    "content-type": "application/json",
+    ...(p.apiKey ? { authorization: `Bearer ${p.apiKey}` } : {}),
   };
+  const lineLimit = lineLimitOf(p, baseUrl);
+  const boundedFetch = boundedLines(lineLimit);
+  const send = (request: ModelRequest, stream: boolean, fetchFn?: typeof boundedFetch) =>
+    post({ url, headers, body: JSON.stringify({ ...toMessagesRequest(request), stream }), signal: request.signal, baseUrl }, fetchFn);
+  const failure = (err: unknown, request: ModelRequest) =>
+    redacted(lowLevelError(err, baseUrl, request.signal), [p.apiKey]);
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {
-      const message = await client.messages.create(
-        { ...toMessagesRequest(request), stream: false },
-        { signal: request.signal },
-      );
-      return fromMessage(message);
+      const response = await send(request, false, boundedFetch);
+      return fromMessage(messageOf(await response.text()));
     } catch (err) {
-      throw toProviderError(err, ctx);
+      throw failure(err, request);
     }
   }
 
@@ -53,16 +50,13 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
     const state = new AnthropicStreamState();
     let count = 0;
     try {
-      const events = await client.messages.create(
-        { ...toMessagesRequest(request), stream: true },
-        { signal: request.signal },
-      );
-      for await (const event of events) {
+      const response = await send(request, true);
+      for await (const event of messageEvents(response, lineLimit)) {
         count++;
         yield* state.push(event);
       }
     } catch (err) {
-      throw toProviderError(err, ctx);
+      throw failure(err, request);
     }
     if (request.signal?.aborted) throw new ProviderError("provider request aborted", { kind: "aborted" });
     // Anthropic always closes a message with message_stop; without it the answer is cut short.
@@ -70,4 +64,13 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
   }
 
   return { baseUrl, complete, stream };
+}
+
+/** A whole message's body. The SDK handed a body that is not JSON on as a string, which failed later; it is said here. */
+function messageOf(text: string): Message {
+  try {
+    return JSON.parse(text) as Message;
+  } catch {
+    throw new ProviderError(`provider error: the answer is not JSON: ${text.slice(0, 200)}`, { kind: "other" });
+  }
 }

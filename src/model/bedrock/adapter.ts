@@ -13,7 +13,7 @@ import { bedrockEndpoint } from "../../base/base-url.ts";
 import { ProviderError, httpError } from "../errors.ts";
 import { BedrockStreamState, fromConverse } from "./response.ts";
 import { toConverseRequest } from "./request.ts";
-import { lowLevelError, redacted } from "../sdk-errors.ts";
+import { lowLevelError, redacted } from "../failures.ts";
 import type { ProviderSettings } from "../../base/provider-settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
 

@@ -6,7 +6,7 @@ import { geminiEndpoint } from "../../base/base-url.ts";
 import { ProviderError, httpError } from "../errors.ts";
 import { GeminiStreamState, fromGenerateContent } from "./response.ts";
 import { toGeminiRequest } from "./request.ts";
-import { lowLevelError, redacted } from "../sdk-errors.ts";
+import { lowLevelError, redacted } from "../failures.ts";
 import type { ProviderSettings } from "../../base/provider-settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";
 

@@ -13,7 +13,7 @@ import { unfinishedStream } from "../stream-end.ts";
 import { boundedLines, lineLimitOf } from "../bounded-lines.ts";
 import { chatChunks } from "./stream.ts";
 import { post } from "../http.ts";
-import { lowLevelError, redacted } from "../sdk-errors.ts";
+import { lowLevelError, redacted } from "../failures.ts";
 import { chatCompletionsUrl } from "./url.ts";
 import type { ProviderSettings } from "../../base/provider-settings.ts";
 import type { ModelRequest, ModelResponse, StreamChunk } from "../types.ts";

@@ -3,11 +3,11 @@
 // it is read and ignored; an `error` in a chunk fails the answer; an aborted
 // read ends quietly), but through the lean decoder of ../sse.ts, which keeps a
 // long answer from costing several copies of itself (issue 23). An error in a
-// chunk is thrown as the ProviderError the SDK's error became (sdk-errors.ts).
+// chunk is thrown as the ProviderError the SDK's error became (failures.ts).
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { type LineLimit, sseMessages } from "../sse.ts";
 import { ProviderError } from "../errors.ts";
-import { streamErrorEvent } from "../sdk-errors.ts";
+import { isAbortError, streamErrorEvent } from "../failures.ts";
 
 export async function* chatChunks(response: Response, limit?: LineLimit): AsyncGenerator<ChatCompletionChunk> {
   if (!response.body) throw new ProviderError("provider error: the answer has no body", { kind: "other" });
@@ -29,11 +29,4 @@ export async function* chatChunks(response: Response, limit?: LineLimit): AsyncG
     if (isAbortError(err)) return;
     throw err;
   }
-}
-
-/** The SDK's test for an aborted request (internal/errors.ts isAbortError). */
-function isAbortError(err: unknown): boolean {
-  if (typeof err !== "object" || err === null) return false;
-  const e = err as { name?: unknown; message?: unknown };
-  return e.name === "AbortError" || String(e.message).includes("FetchRequestCanceledException");
 }
