@@ -85,30 +85,6 @@ function nestedMessage(parsed: unknown): string | undefined {
   return undefined;
 }
 
-/** An error body is read up to this many bytes: more than any provider's error needs, and a hostile body cannot fill memory. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-/** The text of an error response's body, its first MAX_ERROR_BODY_BYTES; "" when it cannot be read. */
-export async function errorBodyText(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_ERROR_BODY_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      size += value.length;
-    }
-  } catch {
-    return "";
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return new Blob(parts).slice(0, MAX_ERROR_BODY_BYTES).text();
-}
-
 export function httpError(status: number, body: string, cause?: unknown): ProviderError {
   return new ProviderError(`provider error (HTTP ${status}): ${errorBodyMessage(body)}`, {
     kind: "http",

@@ -2,8 +2,9 @@
 // fetch and an error status become the ProviderErrors the SDKs' errors became
 // (failures.ts, docs/providers.md#errors). A successful response is handed
 // back for the adapter to read.
-import { errorBodyText, httpError } from "./errors.ts";
-import { fetchFailure, type Fetch } from "./failures.ts";
+import { httpError } from "./errors.ts";
+import { errorBodyText } from "./body-limits.ts";
+import { fetchFailure } from "./failures.ts";
 
 export interface ProviderPost {
   url: string;
@@ -15,11 +16,11 @@ export interface ProviderPost {
   baseUrl: string;
 }
 
-export async function post(request: ProviderPost, fetchFn: Fetch = fetch): Promise<Response> {
+export async function post(request: ProviderPost): Promise<Response> {
   const { url, headers, body, signal, baseUrl } = request;
   let response: Response;
   try {
-    response = await fetchFn(url, { method: "POST", headers, body, signal });
+    response = await fetch(url, { method: "POST", headers, body, signal });
   } catch (err) {
     throw fetchFailure(err, baseUrl, signal);
   }

@@ -8,6 +8,8 @@
 // here a line is copied only when it spans two reads, and only a field's
 // value is decoded.
 
+import type { BodyLimit } from "./body-limits.ts";
+
 export interface SseMessage {
   /** The `event:` field; null when the message had none. */
   event: string | null;
@@ -24,15 +26,10 @@ function bomLength(line: Uint8Array): number {
   return line.length >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? 3 : 0;
 }
 
-/** The longest line a body may send, and the error it fails with past that (bounded-lines.ts). */
-export interface LineLimit {
-  maxLineBytes: number;
-  tooLong: () => Error;
-}
-
-export async function* sseMessages(body: ReadableStream<Uint8Array>, limit?: LineLimit): AsyncGenerator<SseMessage> {
-  const maxLine = limit && limit.maxLineBytes > 0 ? limit.maxLineBytes : Infinity;
-  const tooLong = limit?.tooLong ?? (() => new Error("line too long"));
+/** `limit` bounds each line (body-limits.ts). */
+export async function* sseMessages(body: ReadableStream<Uint8Array>, limit?: BodyLimit): AsyncGenerator<SseMessage> {
+  const maxLine = limit && limit.maxBytes > 0 ? limit.maxBytes : Infinity;
+  const tooLong = limit?.tooLarge ?? (() => new Error("line too long"));
   // ignoreBOM: a mark inside a line is kept, as the SDK keeps it (it decodes whole lines).
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let event: string | null = null;

@@ -10,7 +10,6 @@ import { createAnthropicAdapter } from "../../src/model/anthropic/adapter.ts";
 import { toMessagesRequest } from "../../src/model/anthropic/request.ts";
 import { AnthropicStreamState } from "../../src/model/anthropic/response.ts";
 import { anthropicBaseUrl } from "../../src/base/base-url.ts";
-import { boundedLines, lineLimitOf } from "../../src/model/bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-reference.ts";
 import { ProviderError } from "../../src/model/errors.ts";
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
@@ -43,7 +42,7 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
     baseURL: baseUrl,
     maxRetries: 0,
     timeout: 2 ** 31 - 1,
-    fetch: boundedLines(lineLimitOf(p, baseUrl), bodies.fetch),
+    fetch: bodies.fetch,
     logLevel: "off",
   });
   const classes = {

@@ -9,7 +9,6 @@ import { Stream } from "openai/core/streaming";
 import { createOpenAIAdapter, DEFAULT_AZURE_API_VERSION } from "../../src/model/openai/adapter.ts";
 import { chatRequestJson, toChatRequest } from "../../src/model/openai/request.ts";
 import { PROVIDER_KIND_TABLE } from "../../src/base/provider-kinds.ts";
-import { boundedLines, lineLimitOf } from "../../src/model/bounded-lines.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-reference.ts";
 import { ProviderError } from "../../src/model/errors.ts";
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
@@ -40,7 +39,7 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
     apiKey: p.apiKey || (p.kind === "ollama" ? "ollama" : "no-key"),
     maxRetries: 0,
     timeout: 2 ** 31 - 1,
-    fetch: boundedLines(lineLimitOf(p, baseUrl), bodies.fetch),
+    fetch: bodies.fetch,
     organization: null,
     project: null,
     logLevel: "off" as const,

@@ -102,7 +102,7 @@ describe("sseMessages", () => {
   });
 
   describe("a line limit", () => {
-    const limit = { maxLineBytes: 100, tooLong: () => new Error("line over 100 bytes") };
+    const limit = { maxBytes: 100, tooLarge: () => new Error("line over 100 bytes") };
     const read = async (reads: Uint8Array[]) => {
       const got: string[] = [];
       try {

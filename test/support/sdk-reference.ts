@@ -1,7 +1,8 @@
 // The OpenAI and Anthropic adapters as they were before they spoke HTTP
 // themselves: each SDK's errors mapped onto ProviderErrors. The wire tests
 // (test/model/*-wire.test.ts) compare the adapters with this reference.
-import { ProviderError, errorBodyText, httpError } from "../../src/model/errors.ts";
+import { ProviderError, httpError } from "../../src/model/errors.ts";
+import { errorBodyText } from "../../src/model/body-limits.ts";
 import { aborted, cannotConnect, lowLevelError, redacted, streamErrorEvent, timedOut, type Fetch } from "../../src/model/failures.ts";
 
 /** The error classes of one SDK (the constructors are only used with instanceof). */

@@ -10,7 +10,7 @@ import { messageEvents } from "./stream.ts";
 import { anthropicBaseUrl } from "../../base/base-url.ts";
 import { ProviderError } from "../errors.ts";
 import { unfinishedStream } from "../stream-end.ts";
-import { boundedLines, lineLimitOf } from "../bounded-lines.ts";
+import { bodyLimitOf, wholeBodyText } from "../body-limits.ts";
 import { post } from "../http.ts";
 import { lowLevelError, redacted } from "../failures.ts";
 import type { ProviderSettings } from "../../base/provider-settings.ts";
@@ -30,17 +30,16 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
     "content-type": "application/json",
     ...(p.apiKey ? { authorization: `Bearer ${p.apiKey}` } : {}),
   };
-  const lineLimit = lineLimitOf(p, baseUrl);
-  const boundedFetch = boundedLines(lineLimit);
-  const send = (request: ModelRequest, stream: boolean, fetchFn?: typeof boundedFetch) =>
-    post({ url, headers, body: JSON.stringify({ ...toMessagesRequest(request), stream }), signal: request.signal, baseUrl }, fetchFn);
+  const bodyLimit = bodyLimitOf(p, baseUrl);
+  const send = (request: ModelRequest, stream: boolean) =>
+    post({ url, headers, body: JSON.stringify({ ...toMessagesRequest(request), stream }), signal: request.signal, baseUrl });
   const failure = (err: unknown, request: ModelRequest) =>
     redacted(lowLevelError(err, baseUrl, request.signal), [p.apiKey]);
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {
-      const response = await send(request, false, boundedFetch);
-      return fromMessage(messageOf(await response.text()));
+      const response = await send(request, false);
+      return fromMessage(messageOf(await wholeBodyText(response, bodyLimit)));
     } catch (err) {
       throw failure(err, request);
     }
@@ -51,7 +50,7 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
     let count = 0;
     try {
       const response = await send(request, true);
-      for await (const event of messageEvents(response, lineLimit)) {
+      for await (const event of messageEvents(response, bodyLimit)) {
         count++;
         yield* state.push(event);
       }

@@ -4,11 +4,12 @@
 // quietly), through the lean decoder of ../sse.ts (issue 23). An error event
 // is thrown as the ProviderError the SDK's error became (failures.ts).
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
-import { type LineLimit, sseMessages } from "../sse.ts";
+import { sseMessages } from "../sse.ts";
+import type { BodyLimit } from "../body-limits.ts";
 import { ProviderError } from "../errors.ts";
 import { isAbortError, streamErrorEvent } from "../failures.ts";
 
-export async function* messageEvents(response: Response, limit?: LineLimit): AsyncGenerator<RawMessageStreamEvent> {
+export async function* messageEvents(response: Response, limit?: BodyLimit): AsyncGenerator<RawMessageStreamEvent> {
   if (!response.body) throw new ProviderError("provider error: the answer has no body", { kind: "other" });
   try {
     for await (const sse of sseMessages(response.body, limit)) {

@@ -10,7 +10,7 @@ import { ProviderError } from "../errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./response.ts";
 import { chatRequestJson } from "./request.ts";
 import { unfinishedStream } from "../stream-end.ts";
-import { boundedLines, lineLimitOf } from "../bounded-lines.ts";
+import { bodyLimitOf, wholeBodyText } from "../body-limits.ts";
 import { chatChunks } from "./stream.ts";
 import { post } from "../http.ts";
 import { lowLevelError, redacted } from "../failures.ts";
@@ -49,13 +49,12 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   const apiVersion = p.kind === "azure" ? p.apiVersion || DEFAULT_AZURE_API_VERSION : undefined;
   const auth: Record<string, string> = p.kind === "azure" ? { "api-key": apiKeyOf(p) } : { authorization: `Bearer ${apiKeyOf(p)}` };
   const headers = { accept: "application/json", "content-type": "application/json", ...auth };
-  const lineLimit = lineLimitOf(p, baseUrl);
-  const boundedFetch = boundedLines(lineLimit);
+  const bodyLimit = bodyLimitOf(p, baseUrl);
   const secrets = [p.apiKey];
   // Only Azure's URL names the model (its deployment).
   const sharedUrl = apiVersion === undefined ? chatCompletionsUrl(baseUrl, "") : undefined;
 
-  const send = (request: ModelRequest, extra: Record<string, unknown>, fetchFn?: typeof boundedFetch) =>
+  const send = (request: ModelRequest, extra: Record<string, unknown>) =>
     post(
       {
         url: sharedUrl ?? chatCompletionsUrl(baseUrl, request.model, apiVersion),
@@ -64,15 +63,13 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
         body: chatRequestJson(request, request.maxTokens === undefined ? extra : { [limitField]: request.maxTokens, ...extra }),
         signal: request.signal,
         baseUrl,
-      },
-      fetchFn,
-    );
+      });
   const failure = (err: unknown, request: ModelRequest) => redacted(lowLevelError(err, baseUrl, request.signal), secrets);
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {
-      const response = await send(request, { stream: false }, boundedFetch);
-      return fromChatCompletion(completionOf(await response.text()));
+      const response = await send(request, { stream: false });
+      return fromChatCompletion(completionOf(await wholeBodyText(response, bodyLimit)));
     } catch (err) {
       throw failure(err, request);
     }
@@ -83,7 +80,7 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
     let finished = false;
     try {
       const response = await send(request, STREAM_EXTRA);
-      for await (const chunk of chatChunks(response, lineLimit)) {
+      for await (const chunk of chatChunks(response, bodyLimit)) {
         events++;
         for (const piece of fromChatChunk(chunk)) {
           if (piece.type === "finish") finished = true;

@@ -5,11 +5,12 @@
 // long answer from costing several copies of itself (issue 23). An error in a
 // chunk is thrown as the ProviderError the SDK's error became (failures.ts).
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import { type LineLimit, sseMessages } from "../sse.ts";
+import { sseMessages } from "../sse.ts";
+import type { BodyLimit } from "../body-limits.ts";
 import { ProviderError } from "../errors.ts";
 import { isAbortError, streamErrorEvent } from "../failures.ts";
 
-export async function* chatChunks(response: Response, limit?: LineLimit): AsyncGenerator<ChatCompletionChunk> {
+export async function* chatChunks(response: Response, limit?: BodyLimit): AsyncGenerator<ChatCompletionChunk> {
   if (!response.body) throw new ProviderError("provider error: the answer has no body", { kind: "other" });
   let done = false;
   try {
