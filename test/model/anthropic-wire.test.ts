@@ -11,11 +11,10 @@ import { toMessagesRequest } from "../../src/model/anthropic/request.ts";
 import { AnthropicStreamState } from "../../src/model/anthropic/response.ts";
 import { anthropicBaseUrl } from "../../src/base/base-url.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-reference.ts";
-import { ProviderError } from "../../src/model/errors.ts";
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
 import { KEY } from "./helpers.ts";
-import { closedPort, endlessReply, jsonReply, startWireCapture, type WireCapture } from "../support/wire-capture.ts";
+import { closedPort, endlessReply, jsonReply, outcome, sampleRequest, startWireCapture, untilSeen, type WireCapture } from "../support/wire-capture.ts";
 
 let wire: WireCapture;
 beforeAll(() => {
@@ -45,13 +44,8 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
     fetch: bodies.fetch,
     logLevel: "off",
   });
-  const classes = {
-    APIError: Anthropic.APIError,
-    APIConnectionError: Anthropic.APIConnectionError,
-    APIConnectionTimeoutError: Anthropic.APIConnectionTimeoutError,
-    APIUserAbortError: Anthropic.APIUserAbortError,
-  };
-  const ctx: ErrorContext = { baseUrl, secrets: [p.apiKey], bodies, classes };
+  
+  const ctx: ErrorContext = { baseUrl, secrets: [p.apiKey], bodies, classes: Anthropic };
   const out: unknown[] = [];
   try {
     if (!streamed) {
@@ -82,22 +76,7 @@ async function ourCall(p: ProviderSettings, request: ModelRequest, streamed: boo
   }
 }
 
-function outcome(err: unknown): unknown {
-  if (!(err instanceof ProviderError)) return { unexpected: String(err) };
-  return { error: err.message, kind: err.kind, status: err.status, transient: err.transient };
-}
-
-const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
-  model: "claude-x",
-  system: "be brief",
-  messages: [
-    { role: "user", content: "hi ünïcödé \u2028" },
-    { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"ls"}' }] },
-    { role: "tool", content: "a\nb", toolCallId: "c1", name: "bash" },
-  ],
-  tools: [{ name: "bash", description: "run", parameters: { type: "object", properties: { command: { type: "string" } } } }],
-  ...over,
-});
+const request = (over: Partial<ModelRequest> = {}) => sampleRequest("claude-x", over);
 
 const PROVIDERS: Record<string, () => ProviderSettings> = {
   "with a key": () => settings(),
@@ -208,8 +187,7 @@ describe("each failure is the SDK's error", () => {
       const controller = new AbortController();
       wire.seen.length = 0;
       const call = ourCall(settings(), request({ signal: controller.signal }), streamed);
-      const deadline = Date.now() + 5000;
-      while (wire.seen.length === 0 && Date.now() < deadline) await Bun.sleep(5);
+      await untilSeen(wire);
       controller.abort();
       expect((await call).at(-1)).toMatchObject({ kind: "aborted" });
     }

@@ -12,12 +12,7 @@ const ctx = {
   baseUrl: "http://provider.test/v1",
   secrets: [],
   bodies: new ErrorBodies(),
-  classes: {
-    APIError: OpenAI.APIError,
-    APIConnectionError: OpenAI.APIConnectionError,
-    APIConnectionTimeoutError: OpenAI.APIConnectionTimeoutError,
-    APIUserAbortError: OpenAI.APIUserAbortError,
-  },
+  classes: OpenAI,
 };
 
 const chunk = (content: string) => JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] });

@@ -10,11 +10,10 @@ import { createOpenAIAdapter, DEFAULT_AZURE_API_VERSION } from "../../src/model/
 import { chatRequestJson, toChatRequest } from "../../src/model/openai/request.ts";
 import { PROVIDER_KIND_TABLE } from "../../src/base/provider-kinds.ts";
 import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-reference.ts";
-import { ProviderError } from "../../src/model/errors.ts";
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
 import { KEY } from "./helpers.ts";
-import { closedPort, endlessReply, jsonReply, startWireCapture, type WireCapture } from "../support/wire-capture.ts";
+import { closedPort, endlessReply, jsonReply, outcome, sampleRequest, startWireCapture, untilSeen, type WireCapture } from "../support/wire-capture.ts";
 
 let wire: WireCapture;
 let origin: string;
@@ -52,13 +51,8 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
           apiVersion: p.apiVersion || DEFAULT_AZURE_API_VERSION,
         })
       : new OpenAI({ ...common, baseURL: baseUrl });
-  const classes = {
-    APIError: OpenAI.APIError,
-    APIConnectionError: OpenAI.APIConnectionError,
-    APIConnectionTimeoutError: OpenAI.APIConnectionTimeoutError,
-    APIUserAbortError: OpenAI.APIUserAbortError,
-  };
-  const ctx: ErrorContext = { baseUrl, secrets: [p.apiKey], bodies, classes };
+  
+  const ctx: ErrorContext = { baseUrl, secrets: [p.apiKey], bodies, classes: OpenAI };
   const field = p.kind === "azure" || new URL(baseUrl).hostname === "api.openai.com" ? "max_completion_tokens" : "max_tokens";
   const limit = request.maxTokens === undefined ? {} : { [field]: request.maxTokens };
   const body = { ...toChatRequest(request), ...limit, ...(streamed ? { stream: true, stream_options: { include_usage: true } } : { stream: false }) };
@@ -90,22 +84,7 @@ async function ourCall(p: ProviderSettings, request: ModelRequest, streamed: boo
   }
 }
 
-function outcome(err: unknown): unknown {
-  if (!(err instanceof ProviderError)) return { unexpected: String(err) };
-  return { error: err.message, kind: err.kind, status: err.status, transient: err.transient };
-}
-
-const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
-  model: "gpt-x",
-  system: "be brief",
-  messages: [
-    { role: "user", content: "hi ünïcödé \u2028" },
-    { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"ls"}' }] },
-    { role: "tool", content: "a\nb", toolCallId: "c1", name: "bash" },
-  ],
-  tools: [{ name: "bash", description: "run", parameters: { type: "object", properties: { command: { type: "string" } } } }],
-  ...over,
-});
+const request = (over: Partial<ModelRequest> = {}) => sampleRequest("gpt-x", over);
 
 const PROVIDERS: Record<string, () => ProviderSettings> = {
   "an OpenAI-compatible server": () => settings({ kind: "openai", baseUrl: `${origin}/v1` }),
@@ -208,8 +187,7 @@ describe("each failure is the SDK's error", () => {
       wire.seen.length = 0;
       const call = ourCall(p, request({ signal: controller.signal }), streamed);
       // The server has the request, and holds the body open.
-      const deadline = Date.now() + 5000;
-      while (wire.seen.length === 0 && Date.now() < deadline) await Bun.sleep(5);
+      await untilSeen(wire);
       controller.abort();
       expect((await call).at(-1)).toMatchObject({ kind: "aborted" });
     }

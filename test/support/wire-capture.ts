@@ -1,6 +1,8 @@
 // A server that records each request (method, URL, body, the named headers)
 // and answers with whatever the test sets: for holding a provider adapter's
 // requests and error handling to its SDK's (test/model/*-wire.test.ts).
+import { ProviderError } from "../../src/model/errors.ts";
+import type { ModelRequest } from "../../src/model/types.ts";
 
 export interface CapturedRequest {
   method: string;
@@ -53,3 +55,29 @@ export const jsonReply = (status: number, body: unknown) =>
 /** A body that never ends; the server drops it when the client goes. */
 export const endlessReply = () =>
   new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { headers: { "content-type": "text/event-stream" } });
+
+/** What a call ended with, comparable across the adapter and its SDK. */
+export function outcome(err: unknown): unknown {
+  if (!(err instanceof ProviderError)) return { unexpected: String(err) };
+  return { error: err.message, kind: err.kind, status: err.status, transient: err.transient };
+}
+
+/** A request with everything a serializer can trip on: a system prompt, non-ASCII text, a tool call and its result, a tool. */
+export const sampleRequest = (model: string, over: Partial<ModelRequest> = {}): ModelRequest => ({
+  model,
+  system: "be brief",
+  messages: [
+    { role: "user", content: "hi ünïcödé \u2028" },
+    { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"ls"}' }] },
+    { role: "tool", content: "a\nb", toolCallId: "c1", name: "bash" },
+  ],
+  tools: [{ name: "bash", description: "run", parameters: { type: "object", properties: { command: { type: "string" } } } }],
+  ...over,
+});
+
+/** Waits (5 s at most) until the server has a request. */
+export async function untilSeen(wire: WireCapture): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (wire.seen.length === 0 && Date.now() < deadline) await Bun.sleep(5);
+  if (wire.seen.length === 0) throw new Error("the server got no request within 5 s");
+}
