@@ -2,8 +2,10 @@
 // requests against the instant fake OpenAI server (in this process; the
 // requests are made from a child process whose CPU is measured alone):
 //   fetch   — Bun's fetch + reading the SSE body (the runtime floor);
-//   sdk     — the openai SDK's chat.completions.create(stream) iterated;
-//   adapter — the daemon's adapter (src/model/openai/adapter.ts) around the SDK.
+//   sdk     — the openai SDK's chat.completions.create(stream) iterated (what
+//             the adapter was built on until issue 23);
+//   adapter — the daemon's adapter (src/model/openai/adapter.ts), which speaks
+//             HTTP itself.
 // Same request in each (a daemon-sized body: system prompt, 9 tools, a short
 // history), modes interleaved round by round, medians.
 // Run: npx bun bench/sdk-turn.ts [rounds]
@@ -31,7 +33,7 @@ async function parent() {
     const m = Object.fromEntries(MODES.map((mode) => [mode, median(perRequest[mode])]));
     console.log(`CPU per streamed request at ${K} concurrent (median of ${ROUNDS} rounds; the requesting process only)`);
     for (const mode of MODES) console.log(`${mode.padEnd(8)} ${round(m[mode] * 1000, 0).toString().padStart(6)} µs`);
-    console.log(`SDK over fetch: ${round((m.sdk - m.fetch) * 1000, 0)} µs; adapter over SDK: ${round((m.adapter - m.sdk) * 1000, 0)} µs`);
+    console.log(`SDK over fetch: ${round((m.sdk - m.fetch) * 1000, 0)} µs; the adapter over fetch: ${round((m.adapter - m.fetch) * 1000, 0)} µs`);
   } finally {
     fake.stop();
   }

@@ -131,8 +131,15 @@ async function oneShot(bin: string, home: string, options: SendOptions) {
  * in µs per stream, pairing the sorted client first-chunk times with the
  * sorted fake first-chunk send times of the round.
  */
-export async function streamRound(clients: Client[], fake: FakeLLM, label: string): Promise<number[]> {
+export async function streamRound(
+  clients: Client[],
+  fake: FakeLLM,
+  label: string,
+  /** Given: each client's wait from its request to its first chunk (ms) is added to it. */
+  waits?: number[],
+): Promise<number[]> {
   const startIdx = fake.firstChunkSentAt.length;
+  const start = now();
   const received = await Promise.all(
     clients.map(async (client, i) => {
       let first: number | undefined;
@@ -146,6 +153,7 @@ export async function streamRound(clients: Client[], fake: FakeLLM, label: strin
         }
       }
       if (first === undefined || text !== "ok") throw new Error(`stream ${label}-${i}: answer ${JSON.stringify(text)}`);
+      waits?.push(first - start);
       return first;
     }),
   );
