@@ -60,7 +60,9 @@ const BODY_PREVIEW_CHARS = 200;
 /**
  * The `<message>` of docs/providers.md#errors: `error.message` of an error body (OpenAI's
  * `{"error":{"message"}}`, which Anthropic's `{"type":"error","error":{…}}`
- * shares), else the body's first 200 characters followed by `...`.
+ * shares), else the body's first 200 characters followed by `...`. Control
+ * characters are shown escaped (`\u001b`): the text comes from the provider
+ * and ends up on a terminal.
  */
 export function errorBodyMessage(body: string): string {
   const trimmed = body.trim();
@@ -68,11 +70,17 @@ export function errorBodyMessage(body: string): string {
   try {
     const parsed: unknown = JSON.parse(trimmed);
     const message = nestedMessage(parsed);
-    if (message !== undefined) return message;
+    if (message !== undefined) return escapeControls(message);
   } catch {
     // not JSON: fall through to the preview
   }
-  return `${[...trimmed].slice(0, BODY_PREVIEW_CHARS).join("")}...`;
+  return `${escapeControls([...trimmed].slice(0, BODY_PREVIEW_CHARS).join(""))}...`;
+}
+
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function nestedMessage(parsed: unknown): string | undefined {

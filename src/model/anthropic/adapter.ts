@@ -8,7 +8,7 @@ import { fromMessage, AnthropicStreamState } from "./response.ts";
 import { toMessagesRequest } from "./request.ts";
 import { messageEvents } from "./stream.ts";
 import { anthropicBaseUrl } from "../../base/base-url.ts";
-import { ProviderError } from "../errors.ts";
+import { ProviderError, errorBodyMessage } from "../errors.ts";
 import { unfinishedStream } from "../stream-end.ts";
 import { bodyLimitOf, wholeBodyText } from "../body-limits.ts";
 import { post } from "../http.ts";
@@ -70,6 +70,6 @@ function messageOf(text: string): Message {
   try {
     return JSON.parse(text) as Message;
   } catch {
-    throw new ProviderError(`provider error: the answer is not JSON: ${text.slice(0, 200)}`, { kind: "other" });
+    throw new ProviderError(`provider error: the answer is not JSON: ${errorBodyMessage(text)}`, { kind: "other" });
   }
 }

@@ -6,7 +6,7 @@
 // SDK's cost per request (docs/benchmarks.md).
 import type { Adapter } from "../adapter.ts";
 import { PROVIDER_KIND_TABLE } from "../../base/provider-kinds.ts";
-import { ProviderError } from "../errors.ts";
+import { ProviderError, errorBodyMessage } from "../errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./response.ts";
 import { chatRequestJson } from "./request.ts";
 import { unfinishedStream } from "../stream-end.ts";
@@ -104,6 +104,6 @@ function completionOf(text: string): ChatCompletion {
   try {
     return JSON.parse(text) as ChatCompletion;
   } catch {
-    throw new ProviderError(`provider error: the answer is not JSON: ${text.slice(0, 200)}`, { kind: "other" });
+    throw new ProviderError(`provider error: the answer is not JSON: ${errorBodyMessage(text)}`, { kind: "other" });
   }
 }
