@@ -7,9 +7,3 @@ export interface Adapter extends Model {
   /** The normalised base URL, for messages (never holds a secret). */
   readonly baseUrl: string;
 }
-
-/**
- * The SDKs' own per-request timeout, effectively disabled: retry.ts bounds
- * each attempt with the provider's `timeout` instead. (setTimeout's maximum.)
- */
-export const SDK_TIMEOUT_MS = 2 ** 31 - 1;

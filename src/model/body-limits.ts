@@ -4,6 +4,7 @@
 // all, an error body up to what its message needs.
 import { maxAnswerBytesOf, type ProviderSettings } from "../base/provider-settings.ts";
 import { answerTooLarge } from "./stream-limits.ts";
+import { ProviderError, errorBodyMessage } from "./errors.ts";
 
 /** The most a body may send (a line of a stream, or a whole answer), and the error it fails with past that. */
 export interface BodyLimit {
@@ -28,6 +29,19 @@ export async function wholeBodyText(response: Response, limit: BodyLimit): Promi
   const { parts, size } = await readUpTo(response, max + 1);
   if (size > max) throw limit.tooLarge();
   return new Blob(parts).text();
+}
+
+/**
+ * A whole answer, parsed. The SDKs handed a body that is not JSON on as a
+ * string, which failed later where it was read; here it is said at once.
+ */
+export async function wholeBodyJson<T>(response: Response, limit: BodyLimit): Promise<T> {
+  const text = await wholeBodyText(response, limit);
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ProviderError(`provider error: the answer is not JSON: ${errorBodyMessage(text)}`, { kind: "other" });
+  }
 }
 
 /** An error body is read up to this many bytes: more than any provider's error needs. */

@@ -8,9 +8,9 @@ import { fromMessage, AnthropicStreamState } from "./response.ts";
 import { toMessagesRequest } from "./request.ts";
 import { messageEvents } from "./stream.ts";
 import { anthropicBaseUrl } from "../../base/base-url.ts";
-import { ProviderError, errorBodyMessage } from "../errors.ts";
+import { ProviderError } from "../errors.ts";
 import { unfinishedStream } from "../stream-end.ts";
-import { bodyLimitOf, wholeBodyText } from "../body-limits.ts";
+import { bodyLimitOf, wholeBodyJson } from "../body-limits.ts";
 import { post } from "../http.ts";
 import { lowLevelError, redacted } from "../failures.ts";
 import type { ProviderSettings } from "../../base/provider-settings.ts";
@@ -39,7 +39,7 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {
       const response = await send(request, false);
-      return fromMessage(messageOf(await wholeBodyText(response, bodyLimit)));
+      return fromMessage(await wholeBodyJson<Message>(response, bodyLimit));
     } catch (err) {
       throw failure(err, request);
     }
@@ -63,13 +63,4 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
   }
 
   return { baseUrl, complete, stream };
-}
-
-/** A whole message's body. The SDK handed a body that is not JSON on as a string, which failed later; it is said here. */
-function messageOf(text: string): Message {
-  try {
-    return JSON.parse(text) as Message;
-  } catch {
-    throw new ProviderError(`provider error: the answer is not JSON: ${errorBodyMessage(text)}`, { kind: "other" });
-  }
 }

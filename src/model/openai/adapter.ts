@@ -6,11 +6,11 @@
 // SDK's cost per request (docs/benchmarks.md).
 import type { Adapter } from "../adapter.ts";
 import { PROVIDER_KIND_TABLE } from "../../base/provider-kinds.ts";
-import { ProviderError, errorBodyMessage } from "../errors.ts";
+import { ProviderError } from "../errors.ts";
 import { fromChatChunk, fromChatCompletion } from "./response.ts";
 import { chatRequestJson } from "./request.ts";
 import { unfinishedStream } from "../stream-end.ts";
-import { bodyLimitOf, wholeBodyText } from "../body-limits.ts";
+import { bodyLimitOf, wholeBodyJson } from "../body-limits.ts";
 import { chatChunks } from "./stream.ts";
 import { post } from "../http.ts";
 import { lowLevelError, redacted } from "../failures.ts";
@@ -69,7 +69,7 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {
       const response = await send(request, { stream: false });
-      return fromChatCompletion(completionOf(await wholeBodyText(response, bodyLimit)));
+      return fromChatCompletion(await wholeBodyJson<ChatCompletion>(response, bodyLimit));
     } catch (err) {
       throw failure(err, request);
     }
@@ -97,13 +97,4 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   }
 
   return { baseUrl, complete, stream };
-}
-
-/** A whole completion's body. The SDK handed a body that is not JSON on as a string, which failed later; it is said here. */
-function completionOf(text: string): ChatCompletion {
-  try {
-    return JSON.parse(text) as ChatCompletion;
-  } catch {
-    throw new ProviderError(`provider error: the answer is not JSON: ${errorBodyMessage(text)}`, { kind: "other" });
-  }
 }
