@@ -3,6 +3,7 @@
 // question's text to the chosen label, labels joined by ", " for
 // multi-select, or the user's own words.
 import type { AskQuestion } from "../../protocol/gen/crabtalk_pb.ts";
+import { terminalSafe } from "../stream/terminal-safe.ts";
 
 export type ParsedAnswer = { ok: true; answer: string } | { ok: false; reason: string };
 
@@ -37,12 +38,13 @@ export function declinedContent(questions: Pick<AskQuestion, "question">[], why:
 
 /** The lines that present one question. */
 export function questionLines(q: AskQuestion, index: number, total: number): string[] {
-  const head = [total > 1 ? `(${index + 1}/${total})` : "", q.header ? `[${q.header}]` : "", q.question]
+  // The model wrote every word of it: shown, never obeyed (docs/security.md#what-reaches-your-terminal).
+  const head = [total > 1 ? `(${index + 1}/${total})` : "", q.header ? `[${terminalSafe(q.header)}]` : "", terminalSafe(q.question)]
     .filter(Boolean)
     .join(" ");
   const lines = [head];
   q.options.forEach((opt, i) => {
-    lines.push(`  ${i + 1}. ${opt.label}${opt.description ? ` — ${opt.description}` : ""}`);
+    lines.push(`  ${i + 1}. ${terminalSafe(opt.label)}${opt.description ? ` — ${terminalSafe(opt.description)}` : ""}`);
   });
   if (q.options.length > 0) {
     lines.push(

@@ -15,6 +15,7 @@ import { completions, SkillNames } from "./completion.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 import { usageLine } from "../usage-format.ts";
 import { enteredSession, nextRequest, type ChatState } from "./state.ts";
+import { terminalSafe } from "../stream/terminal-safe.ts";
 
 export async function runChat(state: ChatState, conn: ConnectOptions): Promise<number> {
   // Fail at once (exit 2 with the hint, or 1 without a provider) rather than after the first message.
@@ -108,7 +109,7 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
       return false;
     }
     if (outcome.end?.error) {
-      note(`error: ${outcome.end.error}`, notes.style.red);
+      note(`error: ${terminalSafe(outcome.end.error)}`, notes.style.red);
       return false;
     }
     if (outcome.end && state.showUsage) {

@@ -20,6 +20,7 @@ import { Out, TerminalView } from "../stream/terminal-view.ts";
 import { ensureProvider } from "../setup/no-provider.ts";
 import { busySessions, withWaitingNote } from "../stream/waiting-note.ts";
 import { action } from "./run.ts";
+import { terminalSafe } from "../stream/terminal-safe.ts";
 
 export interface SendOptions {
   agent: string;
@@ -136,7 +137,7 @@ async function send(message: string | undefined, opts: SendOptions, conn: Connec
       return 1;
     }
     if (outcome.end?.error) {
-      process.stderr.write(`crabtalk: ${outcome.end.error}\n`);
+      process.stderr.write(`crabtalk: ${terminalSafe(outcome.end.error)}\n`);
       return 1;
     }
     const agent = outcome.end?.agent || opts.agent;

@@ -14,6 +14,7 @@ import { composeMessage } from "../message-input.ts";
 import { hasModel, noProviderLine } from "../setup/no-provider.ts";
 import { busySessions, withWaitingNote } from "../stream/waiting-note.ts";
 import type { Sink } from "./output.ts";
+import { terminalSafe } from "../stream/terminal-safe.ts";
 
 export interface FastSendOptions {
   message?: string;
@@ -82,7 +83,7 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
       return 1;
     }
     if (outcome.end?.error) {
-      stderr.write(`crabtalk: ${outcome.end.error}\n`);
+      stderr.write(`crabtalk: ${terminalSafe(outcome.end.error)}\n`);
       return 1;
     }
     const agent = outcome.end?.agent || opts.agent;

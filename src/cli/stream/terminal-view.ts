@@ -6,6 +6,7 @@ import { styleFor, type Style } from "../style.ts";
 import { StreamingMarkdown } from "./markdown.ts";
 import { visibleWidth } from "./word-wrap.ts";
 import { describeCall, describeResult } from "./tool-summary.ts";
+import { terminalSafe } from "./terminal-safe.ts";
 
 export interface RawStream {
   write(s: string): unknown;
@@ -69,6 +70,11 @@ export class Out {
   }
 }
 
+/** Text from the run as `out` may show it: escaped at a terminal, as it came in a pipe. */
+function shown(out: Out, text: string): string {
+  return out.tty ? terminalSafe(text) : text;
+}
+
 export interface TerminalViewOptions {
   text: Out;
   /** Where thinking goes, dimmed; undefined hides it. */
@@ -101,11 +107,11 @@ export class TerminalView {
         if (!this.markdown) this.emit(this.o.text, "text", e.value.content);
         else if (e.value.content) {
           this.endOtherLines(this.o.text, "text");
-          this.o.text.put(this.markdown.push(e.value.content, this.o.text.column), "text");
+          this.o.text.put(this.markdown.push(terminalSafe(e.value.content), this.o.text.column), "text");
         }
         break;
       case "thinking":
-        if (this.o.thinking) this.emit(this.o.thinking, "thinking", this.o.thinking.style.dim(e.value.content));
+        if (this.o.thinking) this.emit(this.o.thinking, "thinking", this.o.thinking.style.dim(shown(this.o.thinking, e.value.content)));
         break;
       case "toolStart":
         // The early names-only frame is replaced by the full one (docs/protocol.md#stream-runs).
@@ -118,7 +124,7 @@ export class TerminalView {
         this.flushCalls();
         const out = this.o.tools;
         if (!out) break;
-        const line = describeResult(e.value, { withId: this.callsInStep > 1, withOutput: Boolean(this.o.toolOutput) });
+        const line = shown(out, describeResult(e.value, { withId: this.callsInStep > 1, withOutput: Boolean(this.o.toolOutput) }));
         const styled = e.value.isError ? out.style.red(line) : out.style.dim(line);
         this.line(out, "tool", `  ${styled}`);
         break;
@@ -154,7 +160,7 @@ export class TerminalView {
     this.callsInStep = calls.length;
     const out = this.o.tools;
     if (!out) return;
-    for (const call of calls) this.line(out, "tool", out.style.cyan(`⚙ ${describeCall(call)}`));
+    for (const call of calls) this.line(out, "tool", out.style.cyan(`⚙ ${shown(out, describeCall(call))}`));
   }
 
   private emit(out: Out, kind: string, s: string): void {
