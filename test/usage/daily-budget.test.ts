@@ -43,12 +43,13 @@ test("passing 80 % of the daily budget sends one BUDGET_WARNING event", async ()
   const watcher = await daemon.client();
   const warnings: AgentEventMsg[] = [];
   let dones = 0;
+  // Its end (the daemon stops in a later test) is no failure of that test.
   const watching = (async () => {
     for await (const e of watcher.subscribeEvents()) {
       if (e.kind === AgentEventKind.BUDGET_WARNING) warnings.push(e);
       if (e.kind === AgentEventKind.DONE) dones++;
     }
-  })();
+  })().catch(() => {});
   // The subscription is live once it sees a free run end: waiting for that beats sleeping.
   for (let i = 0; i < 100 && dones === 0; i++) {
     fake.script({ text: "free", usage: { prompt: 0, completion: 0 } });
@@ -63,7 +64,8 @@ test("passing 80 % of the daily budget sends one BUDGET_WARNING event", async ()
     { text: "two steps", worstCaseUsage: true },
   );
   const first = await client.send({ agent: "crab", content: "spend", sender: "daily" });
-  const lowered = outputLimit(fake.requests.at(-1)?.body) ?? 0;
+  // The conversation's title is asked for in the background, and may reach the fake before the answer reaches us.
+  const lowered = outputLimit(fake.requests.filter((r) => !isTitleRequest(r.body)).at(-1)?.body) ?? 0;
   expect(lowered).toBeLessThan(8192);
   expect(lowered).toBeGreaterThan(256);
   expect(first.costUsd ?? 0).toBeLessThanOrEqual(0.01);
@@ -73,7 +75,7 @@ test("passing 80 % of the daily budget sends one BUDGET_WARNING event", async ()
   expect(warnings[0].content).toMatch(/^daily budget: \$0\.0\d{3} of \$0\.0100 spent today \((99|100)%\)$/);
   expect(warnings[0].agent).toBe("crab");
   await watcher.close();
-  await watching.catch(() => {});
+  await watching;
 });
 
 test("a run stops before the request that would pass the daily budget", async () => {
