@@ -5,6 +5,7 @@ import { resolveConversationFile } from "../conversation-file.ts";
 import { conversationsTable, searchHitsText } from "../listings.ts";
 import { toPlain, type Plain } from "../plain-json.ts";
 import { action } from "./run.ts";
+import { forStdout } from "../stream/terminal-safe.ts";
 
 export function registerConversationCommands(program: Command, conn: () => ConnectOptions): void {
   program
@@ -48,7 +49,7 @@ a page at a time. Assistant turns that only called tools have empty content.`,
         const path = resolveConversationFile(file);
         const print = (h: { messages: Array<{ role: string; content: string }> }) => {
           if (opts.json) console.log(JSON.stringify(historyJson(h)));
-          else for (const m of h.messages) console.log(`${m.role}: ${m.content}`);
+          else for (const m of h.messages) console.log(`${m.role}: ${forStdout(m.content)}`);
         };
         await withClient(conn(), async (client) => {
           if (!opts.all && opts.limit === undefined) return print(await client.getConversationHistory(path));

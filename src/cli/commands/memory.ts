@@ -11,6 +11,7 @@ import { EMPTY_MESSAGE } from "../message-input.ts";
 import { toPlain } from "../plain-json.ts";
 import { formatTable } from "../table.ts";
 import { action } from "./run.ts";
+import { forStdout } from "../stream/terminal-safe.ts";
 
 const SOURCES: Record<number, string> = { [SourceKind.LOCAL]: "local", [SourceKind.PACKAGE]: "package", [SourceKind.EXTERNAL]: "external" };
 
@@ -45,7 +46,7 @@ export function registerMemoryCommands(program: Command, conn: () => ConnectOpti
     .action(
       action(async (name: string) => {
         const e = await withClient(conn(), (c) => c.getMemory(name));
-        console.log(`${e.name}\n${e.description}\n\n${e.content}`);
+        console.log(forStdout(`${e.name}\n${e.description}\n\n${e.content}`));
       }),
     );
   memory

@@ -9,3 +9,8 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 export function terminalSafe(text: string): string {
   return text.replace(CONTROLS, (c) => (c === "\r" ? "" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
+
+/** `text` as stdout may show it: escaped at a terminal, as it came in a pipe. */
+export function forStdout(text: string): string {
+  return process.stdout.isTTY ? terminalSafe(text) : text;
+}
