@@ -4,6 +4,8 @@
 // clipboard. A pipe still gets the answer's bytes as they came.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { questionLines } from "../../src/cli/ask/answer.ts";
+import { eventLine } from "../../src/cli/commands/events.ts";
+import { AgentEventKind } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { terminalSafe } from "../../src/cli/stream/terminal-safe.ts";
 import { formatTable, oneLine } from "../../src/cli/table.ts";
 import { runCli } from "../support/cli.ts";
@@ -36,6 +38,12 @@ describe("terminalSafe", () => {
   test("tables and one-line summaries (titles, memory descriptions, search snippets) are shown escaped", () => {
     expect(formatTable(["NAME", "TITLE"], [[`n${CLEAR}`, `t${TITLE}`]])).toBe("NAME        TITLE\nn\\u001b[2J  t\\u001b]0;pwned\\u0007");
     expect(oneLine(`a\r\nb${CLIPBOARD}`, 100)).toBe("a b\\u001b]52;c;cm0gLXJmIH4=\\u0007");
+  });
+
+  test("an event line (crabtalk events) shows a delta's escape sequences as text", () => {
+    const line = eventLine({ agent: "crab", kind: AgentEventKind.TEXT_DELTA, content: `x${TITLE}y`, session: 1n } as never);
+    expect(line).not.toMatch(CONTROL);
+    expect(line).toContain("x\\u001b]0;pwned\\u0007y");
   });
 
   test("an ask_user question's every part is shown escaped", () => {

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { AgentEventKind, type AgentEventMsg } from "../../protocol/gen/crabtalk_pb.ts";
 import { withClient, type ConnectOptions } from "../connect.ts";
 import { action } from "./run.ts";
+import { terminalSafe } from "../stream/terminal-safe.ts";
 
 export function registerEventsCommand(program: Command, conn: () => ConnectOptions): void {
   program
@@ -34,7 +35,8 @@ const KIND_NAMES: Record<AgentEventKind, string> = {
 /** `[agent] kind content (session N)`, the content on one line. */
 export function eventLine(e: AgentEventMsg): string {
   const kind = KIND_NAMES[e.kind] ?? `kind-${e.kind}`;
-  const content = e.content.replace(/\s*\n\s*/g, " ⏎ ");
+  // What the model or a tool wrote: shown, not obeyed (docs/security.md#what-reaches-your-terminal).
+  const content = terminalSafe(e.content.replace(/\s*\n\s*/g, " ⏎ "));
   const error = e.kind === AgentEventKind.TOOL_RESULT && e.toolIsError ? " (error)" : "";
   return `[${e.agent}] ${kind}${content ? ` ${content}` : ""}${error} (session ${e.session})`;
 }
