@@ -26,7 +26,9 @@ export function descriptorLiteral(value: unknown): { prototypes: string; body: s
     if (v instanceof Uint8Array) return `new Uint8Array([${v.join(",")}])`;
     if (typeof v !== "object") throw new Error(`cannot embed a ${typeof v}`);
     if (Reflect.ownKeys(v).length !== Object.keys(v).length) throw new Error("cannot embed hidden or symbol keys");
-    const own = `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${lit(x)}`).join(",")}}`;
+    const own = `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${lit(x)}`)
+      .join(",")}}`;
     const proto = Object.getPrototypeOf(v) as object;
     if (proto === Object.prototype) return own;
     let index = protos.get(proto);

@@ -50,7 +50,10 @@ try {
     const path = resolve(where);
     return statSync(path).isFile() ? [path] : [process.execPath, join(path, "src/main.ts")];
   };
-  for (const [name, cmd] of [["A (base)", command(base)], ["B", command(arg("--other"))]] as const) {
+  for (const [name, cmd] of [
+    ["A (base)", command(base)],
+    ["B", command(arg("--other"))],
+  ] as const) {
     const d = spawnDaemon(cmd, { config });
     await waitForFirstPong(d);
     const clients: Client[] = [];

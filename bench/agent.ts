@@ -99,12 +99,7 @@ function registryDispatcher(registry: ToolRegistry): ToolDispatcher {
  * start to the first `tools_complete` (the tool step) or undefined without one;
  * throws unless the run ends with the expected text answer after `rounds` rounds.
  */
-async function turn(
-  model: Model,
-  dispatcher: ToolDispatcher,
-  agentSpec: AgentSpec,
-  rounds: number,
-): Promise<number | undefined> {
+async function turn(model: Model, dispatcher: ToolDispatcher, agentSpec: AgentSpec, rounds: number): Promise<number | undefined> {
   const history: Message[] = [{ role: "user", content: "hello" }];
   const t0 = Bun.nanoseconds();
   let stepUs: number | undefined;

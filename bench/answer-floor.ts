@@ -21,7 +21,12 @@ function status(field: string): number {
 async function read(limit: number): Promise<number> {
   const stop = new AbortController();
   const body = JSON.stringify({ model: "fake-model", messages: [{ role: "user", content: "say a lot" }], stream: true });
-  const res = await fetch(`${baseUrl}/chat/completions`, { method: "POST", body, headers: { "content-type": "application/json", authorization: "Bearer bench" }, signal: stop.signal });
+  const res = await fetch(`${baseUrl}/chat/completions`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", authorization: "Bearer bench" },
+    signal: stop.signal,
+  });
   const kept: string[] = [];
   let length = 0;
   try {

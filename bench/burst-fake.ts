@@ -32,7 +32,13 @@ function sse(...data: string[]): string {
 }
 
 const chunk = (id: string, delta: Record<string, unknown>, finish: string | null = null) =>
-  JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: "fake-model", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  JSON.stringify({
+    id,
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "fake-model",
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
 
 let served = 0;
 function firstPart(): string {

@@ -103,9 +103,7 @@ export async function runCodec(options: CodecOptions): Promise<Record<string, Co
       frame_bytes: frame.length,
       iterations: { encode: enc.iterations, decode: dec.iterations, roundtrip: rt.iterations },
     };
-    progress(
-      `codec ${label}: encode ${fmt(enc.ns)} decode ${fmt(dec.ns)} roundtrip ${fmt(rt.ns)} (${frame.length} B frame)`,
-    );
+    progress(`codec ${label}: encode ${fmt(enc.ns)} decode ${fmt(dec.ns)} roundtrip ${fmt(rt.ns)} (${frame.length} B frame)`);
   }
   if (sink === -1) progress("unreachable"); // keep `sink` observably live
   return out;

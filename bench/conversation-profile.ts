@@ -46,7 +46,8 @@ const home = mkdtempSync(join(tmpdir(), "crabtalk-bench-"));
 mkdirSync(join(home, "sessions"));
 const file = "crab_longconv_1_long-one.jsonl";
 const lines = [metaToLine({ ...newSessionMeta("crab", "longconv"), title: "Long one" })];
-for (let n = 0; n < history; n++) lines.push(messageToLine({ role: "user", content: userText(n) }), messageToLine({ role: "assistant", content: answerText(n) }));
+for (let n = 0; n < history; n++)
+  lines.push(messageToLine({ role: "user", content: userText(n) }), messageToLine({ role: "assistant", content: answerText(n) }));
 writeFileSync(join(home, "sessions", file), `${lines.join("\n")}\n`);
 writeFileSync(join(home, "config.toml"), conversationConfig(fake.url));
 const profile = process.env.CRABTALK_NO_PROFILE ? [] : ["--cpu-prof", `--cpu-prof-dir=${dir}`];
@@ -67,7 +68,9 @@ try {
   const t0 = performance.now();
   for (let i = WARMUP; i < turns; i++) await send(history + i);
   const measured = turns - WARMUP;
-  console.log(`history ${history} turns: daemon ${((cpuMs(d.proc.pid) - cpu0) / measured).toFixed(2)} ms CPU/turn, ${((performance.now() - t0) / measured).toFixed(2)} ms wall/turn`);
+  console.log(
+    `history ${history} turns: daemon ${((cpuMs(d.proc.pid) - cpu0) / measured).toFixed(2)} ms CPU/turn, ${((performance.now() - t0) / measured).toFixed(2)} ms wall/turn`,
+  );
   for (const [name, ms] of threadCpu(d.proc.pid)) {
     const used = ms - (threads0.get(name) ?? 0);
     if (used > 0) console.log(`  thread ${name}: ${(used / measured).toFixed(2)} ms/turn`);

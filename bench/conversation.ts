@@ -120,7 +120,9 @@ export async function runConversation(options: ConversationOptions) {
     };
 
     for (let n = 0; n < options.warmup; n++) await turn(n);
-    progress(`conversation: ${binary ? "compiled" : "source"} daemon, ${options.warmup} warm-up turns, then ${options.turns} turns in blocks of ${options.block}`);
+    progress(
+      `conversation: ${binary ? "compiled" : "source"} daemon, ${options.warmup} warm-up turns, then ${options.turns} turns in blocks of ${options.block}`,
+    );
 
     const blocks: ConversationBlock[] = [];
     for (let start = 0; start < options.turns; start += options.block) {

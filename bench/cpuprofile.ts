@@ -13,9 +13,23 @@
 //   bursts bench/burst.ts --profile writes.
 import { readFileSync } from "node:fs";
 
-interface CallFrame { functionName: string; url: string; lineNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
 export function groupOf(url: string): string {
   const nm = url.lastIndexOf("node_modules/");
@@ -84,7 +98,12 @@ export function summarise(profile: Profile, skipMs = 0, intervalUs?: number, win
     let owner = id;
     while (byId.get(owner)!.callFrame.url === "" && parent.has(owner)) owner = parent.get(owner)!;
     const ownerUrl = byId.get(owner)!.callFrame.url;
-    const group = f.functionName === "fetch" && f.url === "" ? "runtime:fetch" : ownerUrl === "" ? "runtime (no JS caller: GC, event loop, I/O callbacks)" : groupOf(ownerUrl);
+    const group =
+      f.functionName === "fetch" && f.url === ""
+        ? "runtime:fetch"
+        : ownerUrl === ""
+          ? "runtime (no JS caller: GC, event loop, I/O callbacks)"
+          : groupOf(ownerUrl);
     add(charged, group, us);
     add(files, shortUrl(f.url), us);
     add(fns, `${f.functionName || "(anonymous)"} ${shortUrl(f.url)}:${f.lineNumber + 1}`, us);
@@ -100,7 +119,10 @@ export function summarise(profile: Profile, skipMs = 0, intervalUs?: number, win
     }
   }
   const table = (m: Map<string, number>, top: number) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, us]) => ({ ms: Math.round(us / 100) / 10, pct: Math.round((us / total) * 1000) / 10, name: k }));
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, us]) => ({ ms: Math.round(us / 100) / 10, pct: Math.round((us / total) * 1000) / 10, name: k }));
   return { total_ms: Math.round(total / 1000), idle_ms: Math.round(idle / 1000), table, groups, charged, files, fns, inclusive };
 }
 

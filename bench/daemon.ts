@@ -193,8 +193,5 @@ export function trackCleanup(release: () => Promise<void> | void): () => Promise
 
 /** Stops every daemon still running and runs every tracked cleanup (used on failure and on signals). */
 export async function stopAll(graceMs = 6000): Promise<void> {
-  await Promise.all([
-    ...[...live].map((d) => stopDaemon(d, graceMs).catch(() => {})),
-    ...[...cleanups].map((run) => run().catch(() => {})),
-  ]);
+  await Promise.all([...[...live].map((d) => stopDaemon(d, graceMs).catch(() => {})), ...[...cleanups].map((run) => run().catch(() => {}))]);
 }

@@ -228,11 +228,27 @@ export async function runMemory(options: { quick: boolean }) {
     ["20 MiB answer, 12 MiB cap: peak above idle", cappedFigure(answer), MEMORY_GOALS["20 MiB answer, 12 MiB cap: peak above idle"]],
     ["20 MiB answer, default 4 MiB cap: peak above idle", cappedFigure(atDefault), MEMORY_GOALS["20 MiB answer, default 4 MiB cap: peak above idle"]],
     ["refused-connection flood: refused per second", `${flood.refused_per_s}/s`, "—"],
-    ["refused-connection flood: daemon CPU per refusal", `${flood.daemon_cpu_per_refusal_us} µs`, MEMORY_GOALS["refused-connection flood: daemon CPU per refusal"]],
+    [
+      "refused-connection flood: daemon CPU per refusal",
+      `${flood.daemon_cpu_per_refusal_us} µs`,
+      MEMORY_GOALS["refused-connection flood: daemon CPU per refusal"],
+    ],
     ["refused-connection flood: RSS before / peak / after", `${flood.rss_before_mib} / ${flood.rss_peak_mib} / ${flood.rss_after_mib} MiB`, "bounded"],
-    ["refused-connection flood: owner's Ping p50 under flood / floor", `×${flood.ping_p50_ratio} (${flood.ping_flood_p50_ms} / ${flood.ping_floor_p50_ms} ms)`, MEMORY_GOALS["refused-connection flood: owner's Ping p50 under flood / floor"]],
-    ["refused-connection flood: owner's Ping p99 under flood / floor", `×${flood.ping_p99_ratio} (${flood.ping_flood_p99_ms} / ${flood.ping_floor_p99_ms} ms)`, "—"],
-    ["refused-connection flood: owner's fresh connection p50 / floor", `×${flood.fresh_p50_ratio} (${flood.fresh_flood_p50_ms} / ${flood.fresh_floor_p50_ms} ms)`, "—"],
+    [
+      "refused-connection flood: owner's Ping p50 under flood / floor",
+      `×${flood.ping_p50_ratio} (${flood.ping_flood_p50_ms} / ${flood.ping_floor_p50_ms} ms)`,
+      MEMORY_GOALS["refused-connection flood: owner's Ping p50 under flood / floor"],
+    ],
+    [
+      "refused-connection flood: owner's Ping p99 under flood / floor",
+      `×${flood.ping_p99_ratio} (${flood.ping_flood_p99_ms} / ${flood.ping_floor_p99_ms} ms)`,
+      "—",
+    ],
+    [
+      "refused-connection flood: owner's fresh connection p50 / floor",
+      `×${flood.fresh_p50_ratio} (${flood.fresh_flood_p50_ms} / ${flood.fresh_floor_p50_ms} ms)`,
+      "—",
+    ],
   ];
   for (const [what, value, goal] of table) console.error(`  ${what.padEnd(66)} ${value.padEnd(26)} goal ${goal}`);
   return { session, answer, atDefault, flood };

@@ -93,8 +93,18 @@ export async function refusedFlood(options: FloodOptions) {
       const cpu0 = cpuMs(d.proc.pid);
       const t0 = performance.now();
       const flooder = Bun.spawn(
-        ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", process.execPath, join(shared, "tcp-flood.ts"),
-          String(port), String(options.windowMs / 1000), String(options.maxConnects), String(CONCURRENCY)],
+        [
+          "setpriv",
+          `--reuid=${user.uid}`,
+          `--regid=${user.gid}`,
+          "--clear-groups",
+          process.execPath,
+          join(shared, "tcp-flood.ts"),
+          String(port),
+          String(options.windowMs / 1000),
+          String(options.maxConnects),
+          String(CONCURRENCY),
+        ],
         { cwd: shared, env: { PATH: process.env.PATH, HOME: "/tmp", BUN_INSTALL_CACHE_DIR: "/tmp/.bun-other-cache" }, stdout: "pipe", stderr: "pipe" },
       );
       let peak = 0;
@@ -113,7 +123,9 @@ export async function refusedFlood(options: FloodOptions) {
         peak_rss_mib: round(Math.max(peak, rssMb(d.proc.pid) ?? 0), 1),
       });
       const last = floods.at(-1)!;
-      progress(`memory: flood round ${r + 1}/${options.rounds}: ${last.refused} refused, ${last.per_refusal_cpu_us} µs each, owner's Ping p50 ${round(last.ping_p50_ms, 3)} ms`);
+      progress(
+        `memory: flood round ${r + 1}/${options.rounds}: ${last.refused} refused, ${last.per_refusal_cpu_us} µs each, owner's Ping p50 ${round(last.ping_p50_ms, 3)} ms`,
+      );
     }
     // Settled: the lowest of a few reads once the last flood ended.
     let rssAfter = Infinity;
@@ -133,14 +145,32 @@ export async function refusedFlood(options: FloodOptions) {
       rss_before_mib: round(rssBefore, 1),
       rss_peak_mib: median(floods.map((f) => f.peak_rss_mib)),
       rss_after_mib: round(rssAfter, 1),
-      ping_floor_p50_ms: round(med((w) => w.ping_p50_ms, floors), 3),
-      ping_floor_p99_ms: round(med((w) => w.ping_p99_ms, floors), 3),
-      ping_flood_p50_ms: round(med((w) => w.ping_p50_ms, floods), 3),
-      ping_flood_p99_ms: round(med((w) => w.ping_p99_ms, floods), 3),
+      ping_floor_p50_ms: round(
+        med((w) => w.ping_p50_ms, floors),
+        3,
+      ),
+      ping_floor_p99_ms: round(
+        med((w) => w.ping_p99_ms, floors),
+        3,
+      ),
+      ping_flood_p50_ms: round(
+        med((w) => w.ping_p50_ms, floods),
+        3,
+      ),
+      ping_flood_p99_ms: round(
+        med((w) => w.ping_p99_ms, floods),
+        3,
+      ),
       ping_p50_ratio: ratio((w) => w.ping_p50_ms),
       ping_p99_ratio: ratio((w) => w.ping_p99_ms),
-      fresh_floor_p50_ms: round(med((w) => w.fresh_p50_ms, floors), 3),
-      fresh_flood_p50_ms: round(med((w) => w.fresh_p50_ms, floods), 3),
+      fresh_floor_p50_ms: round(
+        med((w) => w.fresh_p50_ms, floors),
+        3,
+      ),
+      fresh_flood_p50_ms: round(
+        med((w) => w.fresh_p50_ms, floods),
+        3,
+      ),
       fresh_p50_ratio: ratio((w) => w.fresh_p50_ms),
       fresh_p99_ratio: ratio((w) => w.fresh_p99_ms),
     };

@@ -32,7 +32,12 @@ async function parent() {
     const perRequest: Record<string, number[]> = JSON.parse(out);
     const m = Object.fromEntries(MODES.map((mode) => [mode, median(perRequest[mode])]));
     console.log(`CPU per streamed request at ${K} concurrent (median of ${ROUNDS} rounds; the requesting process only)`);
-    for (const mode of MODES) console.log(`${mode.padEnd(8)} ${round(m[mode] * 1000, 0).toString().padStart(6)} µs`);
+    for (const mode of MODES)
+      console.log(
+        `${mode.padEnd(8)} ${round(m[mode] * 1000, 0)
+          .toString()
+          .padStart(6)} µs`,
+      );
     console.log(`SDK over fetch: ${round((m.sdk - m.fetch) * 1000, 0)} µs; the adapter over fetch: ${round((m.adapter - m.fetch) * 1000, 0)} µs`);
   } finally {
     fake.stop();

@@ -47,11 +47,7 @@ async function exec(argv: string[], env?: Record<string, string>, cwd?: string) 
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, code };
 }
 
@@ -172,12 +168,7 @@ export function pairDeltas(received: number[], fake: FakeLLM, startIdx: number, 
 }
 
 /** One round of `k` concurrent requests made in the bench process itself; each resolves to its first-chunk time. */
-export async function floorRound(
-  fake: FakeLLM,
-  k: number,
-  firstChunkAt: () => Promise<number>,
-  label: string,
-): Promise<number[]> {
+export async function floorRound(fake: FakeLLM, k: number, firstChunkAt: () => Promise<number>, label: string): Promise<number[]> {
   const startIdx = fake.firstChunkSentAt.length;
   const received = await Promise.all(Array.from({ length: k }, firstChunkAt));
   return pairDeltas(received, fake, startIdx, label);

@@ -35,7 +35,11 @@ export function memoryOf(pid: number): Memory {
 
 function openFds(pid: number): number {
   try {
-    return Number(Bun.spawnSync(["sh", "-c", `ls /proc/${pid}/fd | wc -l`]).stdout.toString().trim());
+    return Number(
+      Bun.spawnSync(["sh", "-c", `ls /proc/${pid}/fd | wc -l`])
+        .stdout.toString()
+        .trim(),
+    );
   } catch {
     return NaN;
   }

@@ -1,13 +1,6 @@
 // Cold start to first Ping, and idle RSS, for the source run and (when built)
 // the compiled binary. Each run uses a fresh temporary CRABTALK_HOME.
-import {
-  SOURCE_COMMAND,
-  compiledBinary,
-  rssMb,
-  spawnDaemon,
-  stopDaemon,
-  waitForFirstPong,
-} from "./daemon.ts";
+import { SOURCE_COMMAND, compiledBinary, rssMb, spawnDaemon, stopDaemon, waitForFirstPong } from "./daemon.ts";
 import { max, median, min, progress, round } from "./stats.ts";
 
 export interface StartupOptions {

@@ -52,7 +52,9 @@ async function newChats(command: string[], rounds: number, k: number) {
       provider_requests_per_turn: round(fake.requests.length / ((rounds + 2) * k), 2),
       title_requests_per_turn: round(titles / ((rounds + 2) * k), 2),
     };
-    progress(`new chats: CPU ${result.cpu_per_turn_ms} ms/turn, ${result.provider_requests_per_turn} provider requests per turn (${result.title_requests_per_turn} titles)`);
+    progress(
+      `new chats: CPU ${result.cpu_per_turn_ms} ms/turn, ${result.provider_requests_per_turn} provider requests per turn (${result.title_requests_per_turn} titles)`,
+    );
     return result;
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));

@@ -13,15 +13,7 @@ import { join } from "node:path";
 import { Client } from "../src/protocol/client.ts";
 import { connect } from "../src/transport/connect.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
-import {
-  SOURCE_COMMAND,
-  compiledBinary,
-  spawnDaemon,
-  stopDaemon,
-  trackCleanup,
-  waitForFirstPong,
-  type BenchDaemon,
-} from "./daemon.ts";
+import { SOURCE_COMMAND, compiledBinary, spawnDaemon, stopDaemon, trackCleanup, waitForFirstPong, type BenchDaemon } from "./daemon.ts";
 import { fetchFirstChunk, floorRound, latencySummary, streamRound } from "./send.ts";
 import { memoryOf, type Memory } from "./soak.ts";
 import { median, progress, round } from "./stats.ts";
@@ -57,10 +49,10 @@ async function buildHello(): Promise<{ binary: string; release: () => Promise<vo
   const release = trackCleanup(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, "hello.ts"), 'console.log("hello");\nif (process.argv.includes("--stay")) setInterval(() => {}, 1 << 30);\n');
   const binary = join(dir, "hello");
-  const proc = Bun.spawnSync(
-    [process.execPath, "build", "--compile", "--minify", "--bytecode", join(dir, "hello.ts"), "--outfile", binary],
-    { stdout: "pipe", stderr: "pipe" },
-  );
+  const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--bytecode", join(dir, "hello.ts"), "--outfile", binary], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (proc.exitCode !== 0) throw new Error(`building the hello world failed: ${proc.stderr.toString()}`);
   return { binary, release };
 }
@@ -136,7 +128,9 @@ async function coldStarts(options: DaemonBenchOptions, command: string[]) {
         await stopDaemon(d);
       }
       if (i < 3) helloIdle.push(await idleHelloMemory(hello.binary, options.idleMs));
-      progress(`daemon start ${i + 1}/${options.starts}: ${daemonMs.at(-1)!.toFixed(1)} ms, CPU ${daemonCpuMs.at(-1)!.toFixed(1)} ms (hello ${helloMs.at(-1)!.toFixed(1)} ms)`);
+      progress(
+        `daemon start ${i + 1}/${options.starts}: ${daemonMs.at(-1)!.toFixed(1)} ms, CPU ${daemonCpuMs.at(-1)!.toFixed(1)} ms (hello ${helloMs.at(-1)!.toFixed(1)} ms)`,
+      );
     }
   } finally {
     await hello.release();
@@ -256,21 +250,68 @@ export function targetTable(daemon?: Awaited<ReturnType<typeof runDaemonBench>>,
   const T = DAEMON_TARGETS;
   if (daemon) {
     const c = daemon.cold_start;
-    rows.push({ target: "cold start to first Pong (median)", figure: `${c.median_ms} ms (CPU ${c.cpu_at_first_pong_ms} ms)`, floor: `hello world ${c.hello_world_floor_ms} ms, CPU ${c.hello_world_cpu_ms} ms (×${c.ratio_to_floor})`, goal: `≤ ${T.cold_start_ms} ms`, met: c.median_ms <= T.cold_start_ms });
+    rows.push({
+      target: "cold start to first Pong (median)",
+      figure: `${c.median_ms} ms (CPU ${c.cpu_at_first_pong_ms} ms)`,
+      floor: `hello world ${c.hello_world_floor_ms} ms, CPU ${c.hello_world_cpu_ms} ms (×${c.ratio_to_floor})`,
+      goal: `≤ ${T.cold_start_ms} ms`,
+      met: c.median_ms <= T.cold_start_ms,
+    });
     const m = daemon.idle_memory;
     const h = m.hello_world_floor;
-    rows.push({ target: "idle VmRSS", figure: `${m.rss_mb} MiB`, floor: `idle hello world ${h.rss_mb} MiB (×${round(m.rss_mb / h.rss_mb, 2)})`, goal: `≤ ${T.idle_rss_mb} MiB`, met: m.rss_mb <= T.idle_rss_mb });
-    rows.push({ target: "idle private (RssAnon)", figure: `${m.private_mb} MiB`, floor: `idle hello world ${h.private_mb} MiB (×${round(m.private_mb / h.private_mb, 2)})`, goal: `≤ ${T.idle_private_mb} MiB`, met: m.private_mb <= T.idle_private_mb });
+    rows.push({
+      target: "idle VmRSS",
+      figure: `${m.rss_mb} MiB`,
+      floor: `idle hello world ${h.rss_mb} MiB (×${round(m.rss_mb / h.rss_mb, 2)})`,
+      goal: `≤ ${T.idle_rss_mb} MiB`,
+      met: m.rss_mb <= T.idle_rss_mb,
+    });
+    rows.push({
+      target: "idle private (RssAnon)",
+      figure: `${m.private_mb} MiB`,
+      floor: `idle hello world ${h.private_mb} MiB (×${round(m.private_mb / h.private_mb, 2)})`,
+      goal: `≤ ${T.idle_private_mb} MiB`,
+      met: m.private_mb <= T.idle_private_mb,
+    });
     const s = daemon.at_100_streams;
-    rows.push({ target: "daemon CPU per turn, 100 streams", figure: `${s.cpu_per_turn_ms} ms`, floor: `bare fetch of the fake ${s.cpu_floor_per_request_ms} ms (×${s.cpu_ratio_to_floor})`, goal: `≤ ${T.cpu_per_turn_ms_at_100} ms`, met: s.cpu_per_turn_ms <= T.cpu_per_turn_ms_at_100 });
-    rows.push({ target: "added first-chunk p50, 100 streams", figure: `${s.first_chunk_added.p50_us} µs`, floor: `harness p50 ${s.harness_floor.p50_us} µs`, goal: `≤ ${T.first_chunk_p50_us_at_100} µs`, met: s.first_chunk_added.p50_us <= T.first_chunk_p50_us_at_100 });
-    rows.push({ target: "added first-chunk p99, 100 streams", figure: `${s.first_chunk_added.p99_us} µs`, floor: `harness p99 ${s.harness_floor.p99_us} µs (×${s.p99_ratio_to_floor})`, goal: `≤ ${T.first_chunk_p99_vs_floor_at_100}× floor`, met: s.p99_ratio_to_floor <= T.first_chunk_p99_vs_floor_at_100 });
+    rows.push({
+      target: "daemon CPU per turn, 100 streams",
+      figure: `${s.cpu_per_turn_ms} ms`,
+      floor: `bare fetch of the fake ${s.cpu_floor_per_request_ms} ms (×${s.cpu_ratio_to_floor})`,
+      goal: `≤ ${T.cpu_per_turn_ms_at_100} ms`,
+      met: s.cpu_per_turn_ms <= T.cpu_per_turn_ms_at_100,
+    });
+    rows.push({
+      target: "added first-chunk p50, 100 streams",
+      figure: `${s.first_chunk_added.p50_us} µs`,
+      floor: `harness p50 ${s.harness_floor.p50_us} µs`,
+      goal: `≤ ${T.first_chunk_p50_us_at_100} µs`,
+      met: s.first_chunk_added.p50_us <= T.first_chunk_p50_us_at_100,
+    });
+    rows.push({
+      target: "added first-chunk p99, 100 streams",
+      figure: `${s.first_chunk_added.p99_us} µs`,
+      floor: `harness p99 ${s.harness_floor.p99_us} µs (×${s.p99_ratio_to_floor})`,
+      goal: `≤ ${T.first_chunk_p99_vs_floor_at_100}× floor`,
+      met: s.p99_ratio_to_floor <= T.first_chunk_p99_vs_floor_at_100,
+    });
   }
   if (soak) {
     const g = soak.after_idle;
-    rows.push({ target: `private after ${soak.turns} turns + ${g.idle_ms / 1000} s idle`, figure: `${signed(g.private_growth_mb)} MiB vs idle, ${signed(g.private_growth_since_warm_mb)} MiB vs warm`, floor: `idle ${soak.idle.private_mb} MiB, warm ${soak.warm_after_100_turns?.private_mb} MiB`, goal: `≤ +${T.soak_private_growth_mb} MiB vs idle`, met: g.private_growth_mb <= T.soak_private_growth_mb });
+    rows.push({
+      target: `private after ${soak.turns} turns + ${g.idle_ms / 1000} s idle`,
+      figure: `${signed(g.private_growth_mb)} MiB vs idle, ${signed(g.private_growth_since_warm_mb)} MiB vs warm`,
+      floor: `idle ${soak.idle.private_mb} MiB, warm ${soak.warm_after_100_turns?.private_mb} MiB`,
+      goal: `≤ +${T.soak_private_growth_mb} MiB vs idle`,
+      met: g.private_growth_mb <= T.soak_private_growth_mb,
+    });
     const b = soak.burst;
-    rows.push({ target: `${b.completed + b.failed} concurrent streams after the soak`, figure: `${b.opened} opened, ${b.completed} completed, ${b.failed} failed`, goal: "all open, all complete", met: b.failed === 0 && b.completed === b.opened });
+    rows.push({
+      target: `${b.completed + b.failed} concurrent streams after the soak`,
+      figure: `${b.opened} opened, ${b.completed} completed, ${b.failed} failed`,
+      goal: "all open, all complete",
+      met: b.failed === 0 && b.completed === b.opened,
+    });
   }
   return rows;
 }

@@ -15,10 +15,7 @@ export interface AsyncLoopOptions {
  * Runs `op` sequentially (each awaited) for a warm-up, then for `durationMs`;
  * returns the measured calls' durations in µs and the loop's wall time.
  */
-export async function timeAsync(
-  op: () => Promise<unknown>,
-  options: AsyncLoopOptions,
-): Promise<{ samplesUs: Float64Array; seconds: number }> {
+export async function timeAsync(op: () => Promise<unknown>, options: AsyncLoopOptions): Promise<{ samplesUs: Float64Array; seconds: number }> {
   const warmNs = (options.warmupMs ?? Math.max(20, options.durationMs / 5)) * 1e6;
   const warmStart = Bun.nanoseconds();
   while (Bun.nanoseconds() - warmStart < warmNs) await op();

@@ -47,7 +47,10 @@ const fake = await startFakeOpenAI();
 try {
   const home = join(work, "home");
   Bun.spawnSync(["mkdir", "-p", home]);
-  writeFileSync(join(home, "config.toml"), `[provider.fake]\napi_key = "order"\nbase_url = "${fake.url}"\nmodels = ["fake-model"]\n\n[system.crab]\nmodel = "fake-model"\n`);
+  writeFileSync(
+    join(home, "config.toml"),
+    `[provider.fake]\napi_key = "order"\nbase_url = "${fake.url}"\nmodels = ["fake-model"]\n\n[system.crab]\nmodel = "fake-model"\n`,
+  );
   const env = { CRABTALK_HOME: home };
   const daemon = Bun.spawn([BINARY, "daemon"], {
     env: { ...process.env, ...env, BUN_BYTECODE_ORDER_OUT: join(work, "daemon.order") },

@@ -10,7 +10,12 @@ const NODE = [20, 12, 0];
 type Version = number[];
 
 function parseVersion(text: string): Version {
-  return text.replace(/^v/, "").split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : 0)).concat([0, 0, 0]).slice(0, 3);
+  return text
+    .replace(/^v/, "")
+    .split(".")
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : 0))
+    .concat([0, 0, 0])
+    .slice(0, 3);
 }
 
 function compare(a: Version, b: Version): number {
@@ -31,13 +36,19 @@ function satisfies(version: Version, range: string): boolean {
         const c = compare(version, parseVersion(v));
         const major = parseVersion(v)[0];
         switch (op) {
-          case ">=": return c >= 0;
-          case ">": return c > 0;
-          case "<=": return c <= 0;
-          case "<": return c < 0;
+          case ">=":
+            return c >= 0;
+          case ">":
+            return c > 0;
+          case "<=":
+            return c <= 0;
+          case "<":
+            return c < 0;
           case "^":
-          case "~": return c >= 0 && version[0] === major;
-          default: return v.split(".").length < 3 ? version[0] === major : c === 0;
+          case "~":
+            return c >= 0 && version[0] === major;
+          default:
+            return v.split(".").length < 3 ? version[0] === major : c === 0;
         }
       }),
   );

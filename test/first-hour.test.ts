@@ -76,7 +76,16 @@ test("the first hour", async () => {
     chat.type("/hlep\r");
     at = await chat.waitFor("unknown command /hlep — did you mean /help?", at);
 
-    const questions = [{ question: "Which language?", header: "Lang", options: [{ label: "Rust", description: "" }, { label: "Go", description: "" }] }];
+    const questions = [
+      {
+        question: "Which language?",
+        header: "Lang",
+        options: [
+          { label: "Rust", description: "" },
+          { label: "Go", description: "" },
+        ],
+      },
+    ];
     fake.script({ toolCalls: [{ id: "q1", name: "ask_user", arguments: JSON.stringify({ questions }) }] }, { text: "Go it is." });
     chat.type("plan a tool\\\r");
     at = await chat.waitFor("… ", at);

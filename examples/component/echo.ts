@@ -8,13 +8,9 @@ import { runComponent } from "../../src/component/index.ts";
 const component = await runComponent({
   name: process.env.CRABTALK_COMPONENT_NAME || "echo",
   tools(server) {
-    server.registerTool(
-      "shout",
-      { description: "Repeat a text in capitals", inputSchema: { text: z.string() } },
-      async ({ text }) => {
-        component.log(`shout ${JSON.stringify(text)}`);
-        return { content: [{ type: "text", text: text.toUpperCase() }] };
-      },
-    );
+    server.registerTool("shout", { description: "Repeat a text in capitals", inputSchema: { text: z.string() } }, async ({ text }) => {
+      component.log(`shout ${JSON.stringify(text)}`);
+      return { content: [{ type: "text", text: text.toUpperCase() }] };
+    });
   },
 });

@@ -194,11 +194,7 @@ async function* done(result: RunResult): AsyncGenerator<AgentEvent, RunResult> {
  * Runs every call at once; yields each result as it completes, returns the
  * tool messages in call order (docs/agent-loop.md#tool-dispatch).
  */
-async function* dispatchAll(
-  calls: ToolCall[],
-  options: RunOptions,
-  signal: AbortSignal,
-): AsyncGenerator<AgentEvent, ToolMessage[]> {
+async function* dispatchAll(calls: ToolCall[], options: RunOptions, signal: AbortSignal): AsyncGenerator<AgentEvent, ToolMessage[]> {
   const finished: Array<{ index: number; outcome: ToolOutcome; durationMs: number }> = [];
   let wake: (() => void) | undefined;
   for (const [index, call] of calls.entries()) {

@@ -20,7 +20,7 @@ export interface ParsedRule {
 export function parseRule(rule: string): ParsedRule | string {
   const colon = rule.indexOf(":");
   const tool = colon < 0 ? rule : rule.slice(0, colon);
-  if (tool === "") return "must start with a tool name (e.g. \"bash\" or \"bash:rm *\")";
+  if (tool === "") return 'must start with a tool name (e.g. "bash" or "bash:rm *")';
   if (/\s/.test(tool)) return "the tool name must not contain whitespace";
   if (colon < 0) return { tool };
   const pattern = rule.slice(colon + 1);

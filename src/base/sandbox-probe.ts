@@ -7,9 +7,7 @@ import { existsSync } from "node:fs";
 
 type Env = Record<string, string | undefined>;
 
-export type SandboxAvailability =
-  | { kind: "bwrap" | "sandbox-exec"; command: string }
-  | { kind: "none"; reason: string };
+export type SandboxAvailability = { kind: "bwrap" | "sandbox-exec"; command: string } | { kind: "none"; reason: string };
 
 export const BWRAP_INSTALL_HINT =
   "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; " +

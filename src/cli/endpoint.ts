@@ -27,9 +27,7 @@ export function tcpEndpoint(paths: HomePaths, portText: string | undefined): End
 }
 
 export function unreachable(endpoint: Endpoint): UnreachableError {
-  return new UnreachableError(
-    `cannot reach the daemon at ${describeEndpoint(endpoint)}: is the daemon running? try crabtalk start`,
-  );
+  return new UnreachableError(`cannot reach the daemon at ${describeEndpoint(endpoint)}: is the daemon running? try crabtalk start`);
 }
 
 /** The version file's text as the running daemon's version, or undefined (an older or foreign daemon). */

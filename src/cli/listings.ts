@@ -29,14 +29,7 @@ export function conversationsTable(conversations: ConversationInfo[]): string {
   if (conversations.length === 0) return "no conversations";
   return formatTable(
     ["DATE", "AGENT", "SENDER", "SEQ", "MESSAGES", "FILE"],
-    conversations.map((c) => [
-      c.date,
-      c.agent,
-      c.sender,
-      String(c.seq),
-      String(c.messageCount),
-      nodePath().basename(c.filePath),
-    ]),
+    conversations.map((c) => [c.date, c.agent, c.sender, String(c.seq), String(c.messageCount), nodePath().basename(c.filePath)]),
   );
 }
 
@@ -44,13 +37,7 @@ export function agentsTable(agents: AgentInfo[]): string {
   if (agents.length === 0) return "no agents";
   return formatTable(
     ["NAME", "MODEL", "MAX_ITER", "THINKING", "DESCRIPTION"],
-    agents.map((a) => [
-      a.name,
-      a.model ?? "(active)",
-      String(a.maxIterations),
-      a.thinking ? "yes" : "no",
-      oneLine(a.description, TITLE_MAX),
-    ]),
+    agents.map((a) => [a.name, a.model ?? "(active)", String(a.maxIterations), a.thinking ? "yes" : "no", oneLine(a.description, TITLE_MAX)]),
   );
 }
 

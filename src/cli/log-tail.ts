@@ -42,13 +42,7 @@ export function sizeOf(path: string): number {
  * `signal` aborts. When the file is replaced (rotation) the rest of the old
  * one is read first, then the new one from its start.
  */
-export async function follow(
-  path: string,
-  write: (text: string) => void,
-  signal: AbortSignal,
-  from: number,
-  pollMs = 200,
-): Promise<void> {
+export async function follow(path: string, write: (text: string) => void, signal: AbortSignal, from: number, pollMs = 200): Promise<void> {
   let fd: number | undefined;
   let ino = -1;
   let pos = 0;

@@ -20,15 +20,7 @@ export function isSingleReference(value: string): boolean {
   return SINGLE_REFERENCE.test(value);
 }
 
-const PROVIDER_STRING_FIELDS = [
-  "api_key",
-  "base_url",
-  "api_version",
-  "region",
-  "access_key",
-  "secret_key",
-  "model_path",
-] as const;
+const PROVIDER_STRING_FIELDS = ["api_key", "base_url", "api_version", "region", "access_key", "secret_key", "model_path"] as const;
 
 /**
  * Expand a provider's string settings. `kind` is an enum and `models` are

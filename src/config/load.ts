@@ -98,11 +98,7 @@ export function parseConfigText(text: string, source = "config.toml"): LoadedCon
  * from parsing so that parsing stays free of file-system effects; the path is
  * expanded first because it may be written as `${MODELS}/x.gguf`.
  */
-function checkModelPaths(
-  config: DaemonConfig,
-  env: Record<string, string | undefined>,
-  source = "config.toml",
-): void {
+function checkModelPaths(config: DaemonConfig, env: Record<string, string | undefined>, source = "config.toml"): void {
   for (const [name, p] of Object.entries(config.provider)) {
     if (!PROVIDER_KIND_TABLE[p.kind].config.required?.includes("model_path") || p.model_path === undefined) continue;
     const path = expandVars(p.model_path, env);
@@ -113,10 +109,7 @@ function checkModelPaths(
 }
 
 /** Read, parse and validate a config file (start and reload). */
-export function loadConfigFile(
-  path: string,
-  env: Record<string, string | undefined> = process.env,
-): LoadedConfig {
+export function loadConfigFile(path: string, env: Record<string, string | undefined> = process.env): LoadedConfig {
   const source = basename(path);
   let text: string;
   try {

@@ -41,7 +41,10 @@ function editOne(text: string, doc: Table, path: string[], value: unknown, old: 
   if (value === undefined) {
     attempts.push(() => (isTable(old) ? trySetTable(text, path, undefined) : tryRemoveKey(text, parent, key)));
   } else if (isTable(value)) {
-    attempts.push(() => trySetTable(text, path, value), () => insertDotted(text, path, expected));
+    attempts.push(
+      () => trySetTable(text, path, value),
+      () => insertDotted(text, path, expected),
+    );
   } else {
     // A table becoming a plain value: its header goes first.
     const base = isTable(old) ? trySetTable(text, path, undefined) : text;

@@ -97,7 +97,6 @@ function redactHub(hub: Table): Table {
   return typeof hub.url === "string" ? { ...hub, url: withoutCredentials(hub.url) } : { ...hub };
 }
 
-
 const LOG_SECRET_KEYS = new Set<string>(PROVIDER_SECRET_KEYS);
 
 /**
@@ -157,11 +156,7 @@ export function restoreMcpSecrets(name: string, incoming: Table, stored: Table |
   return { ...incoming, env: restoreEnv(incoming.env, storedEnv, (k) => `mcp '${name}': env.${k}`) };
 }
 
-function restoreTables(
-  incoming: unknown,
-  stored: unknown,
-  restore: (name: string, incoming: Table, stored: Table | undefined) => Table,
-): unknown {
+function restoreTables(incoming: unknown, stored: unknown, restore: (name: string, incoming: Table, stored: Table | undefined) => Table): unknown {
   if (!isTable(incoming)) return incoming;
   const current = tableOr(stored);
   return Object.fromEntries(

@@ -176,7 +176,9 @@ function unknownPathMessage(path: readonly string[]): string {
       const known = Object.keys(cur.fields);
       const guess = closest(path[i], known);
       const where = path.slice(0, i);
-      const suggestion = guess ? ` (did you mean '${[...where, guess].join(".")}'?)` : ` (${where.length ? `[${where.join(".")}] has` : "known tables:"} ${known.join(", ")})`;
+      const suggestion = guess
+        ? ` (did you mean '${[...where, guess].join(".")}'?)`
+        : ` (${where.length ? `[${where.join(".")}] has` : "known tables:"} ${known.join(", ")})`;
       return `unknown config key '${path.join(".")}'${suggestion}`;
     } else break;
   }
@@ -198,7 +200,7 @@ function splitKey(key: string): string[] | undefined {
       return undefined;
     }
     pos = re.lastIndex;
-    if (m[3] === "" ) break;
+    if (m[3] === "") break;
     if (pos === key.length) return undefined; // a trailing dot
   }
   return pos === key.length && parts.length > 0 ? parts : undefined;
@@ -260,7 +262,13 @@ export function parseKeyValue(key: string, text: string): { path: string[]; valu
         if (!Array.isArray(list) || list.some((x) => typeof x !== "string")) throw new Error(`${key} takes a list of strings`);
         return { path, value: list };
       }
-      return { path, value: text.split(",").map((s) => s.trim()).filter(Boolean) };
+      return {
+        path,
+        value: text
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
     }
     default:
       if (n.values && !n.values.includes(text)) throw new Error(`${key} takes one of ${n.values.join(", ")}, not '${text}'`);

@@ -58,8 +58,7 @@ const providerFields = z.object(
     base_url: text.optional(),
     models: z
       .array(text, {
-        error: (issue) =>
-          issue.input === undefined ? "must list at least one model" : "must be an array of strings",
+        error: (issue) => (issue.input === undefined ? "must list at least one model" : "must be an array of strings"),
       })
       .min(1, "must list at least one model"),
     max_retries: count.default(2),
@@ -82,11 +81,9 @@ const providerFields = z.object(
     context_limits: z.record(z.string(), positive, { error: "must be a table of model names to token counts" }).optional(),
     // USD per million tokens by model name (docs/usage.md); overrides the built-in table.
     prices: z
-      .record(
-        z.string(),
-        z.object({ input: usd, output: usd, cache_read: usd.optional(), cache_write: usd.optional() }, { error: "must be a table" }),
-        { error: "must be a table of model prices" },
-      )
+      .record(z.string(), z.object({ input: usd, output: usd, cache_read: usd.optional(), cache_write: usd.optional() }, { error: "must be a table" }), {
+        error: "must be a table of model prices",
+      })
       .optional(),
   },
   { error: "must be a table" },
@@ -178,9 +175,7 @@ export type McpServerConfig = Omit<z.output<typeof mcpServerFields>, "name"> & {
 /** A `[mcps]` table (docs/packages.md#manifests): each server's `name` defaults to its table key. */
 export const mcpTableSchema = z
   .record(z.string(), mcpServerFields, { error: "must be a table" })
-  .transform((servers): Record<string, McpServerConfig> =>
-    Object.fromEntries(Object.entries(servers).map(([key, s]) => [key, { ...s, name: s.name ?? key }])),
-  );
+  .transform((servers): Record<string, McpServerConfig> => Object.fromEntries(Object.entries(servers).map(([key, s]) => [key, { ...s, name: s.name ?? key }])));
 
 /** A `[agents]` table (docs/packages.md#manifests). */
 export const agentTableSchema = z.record(z.string(), agentConfigSchema, { error: "must be a table" });

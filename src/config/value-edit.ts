@@ -8,8 +8,7 @@ import { verified } from "./table-edit.ts";
 
 type Table = Record<string, unknown>;
 
-const startsWith = (path: readonly string[], prefix: readonly string[]) =>
-  prefix.length <= path.length && prefix.every((p, i) => path[i] === p);
+const startsWith = (path: readonly string[], prefix: readonly string[]) => prefix.length <= path.length && prefix.every((p, i) => path[i] === p);
 
 function valueAt(doc: Table, path: readonly string[]): unknown {
   let cur: unknown = doc;

@@ -44,9 +44,7 @@ export function configJsonToToml(json: Record<string, unknown>): string {
 /** The document a docs/config.md#the-config-as-json config JSON stands for: no nulls, no empty `mcps`/`agents`. */
 export function configJsonTable(json: Record<string, unknown>): Table {
   return Object.fromEntries(
-    Object.entries(withoutNulls(json) as Table).filter(
-      ([key, v]) => !((key === "mcps" || key === "agents") && isTable(v) && Object.keys(v).length === 0),
-    ),
+    Object.entries(withoutNulls(json) as Table).filter(([key, v]) => !((key === "mcps" || key === "agents") && isTable(v) && Object.keys(v).length === 0)),
   );
 }
 

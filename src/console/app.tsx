@@ -61,13 +61,7 @@ export function App() {
   if (auth.state === "out") {
     return <LoginView notice={auth.notice} onLoggedIn={(me) => setAuth({ state: "in", me })} />;
   }
-  return (
-    <Console
-      me={auth.me}
-      notice={auth.notice}
-      onLoggedOut={(notice) => setAuth({ state: "out", notice })}
-    />
-  );
+  return <Console me={auth.me} notice={auth.notice} onLoggedOut={(notice) => setAuth({ state: "out", notice })} />;
 }
 
 function Console({ me, notice, onLoggedOut }: { me: Me; notice?: string; onLoggedOut: (notice?: string) => void }) {
@@ -84,7 +78,11 @@ function Console({ me, notice, onLoggedOut }: { me: Me; notice?: string; onLogge
     const subscription = subscribeEvents(log.add, (isLive) => {
       setLive(isLive);
       // A connection refused for good (token revoked or expired, logged out elsewhere) ends the login.
-      if (!isLive) void whoAmI().then((who) => mounted && who === undefined && onLoggedOut("Your login ended: log in again."), () => undefined);
+      if (!isLive)
+        void whoAmI().then(
+          (who) => mounted && who === undefined && onLoggedOut("Your login ended: log in again."),
+          () => undefined,
+        );
     });
     return () => {
       mounted = false;
@@ -115,12 +113,7 @@ function Console({ me, notice, onLoggedOut }: { me: Me; notice?: string; onLogge
       </header>
       <nav aria-label="views">
         {TABS.map((tab) => (
-          <button
-            type="button"
-            key={tab.name}
-            aria-current={current === tab.name ? "page" : undefined}
-            onClick={() => setView({ name: tab.name } as View)}
-          >
+          <button type="button" key={tab.name} aria-current={current === tab.name ? "page" : undefined} onClick={() => setView({ name: tab.name } as View)}>
             {tab.label}
           </button>
         ))}
@@ -134,9 +127,17 @@ function Console({ me, notice, onLoggedOut }: { me: Me; notice?: string; onLogge
         </p>
       )}
       <main>
-        {view.name === "sessions" && <SessionsView requests={requests} running={log.running} onOpen={(filePath) => setView({ name: "conversation", filePath })} />}
+        {view.name === "sessions" && (
+          <SessionsView requests={requests} running={log.running} onOpen={(filePath) => setView({ name: "conversation", filePath })} />
+        )}
         {view.name === "conversation" && (
-          <ConversationView requests={requests} me={me} filePath={view.filePath} onBack={() => setView({ name: "sessions" })} onContinue={() => setView({ name: "chat", resumeFile: view.filePath })} />
+          <ConversationView
+            requests={requests}
+            me={me}
+            filePath={view.filePath}
+            onBack={() => setView({ name: "sessions" })}
+            onContinue={() => setView({ name: "chat", resumeFile: view.filePath })}
+          />
         )}
         {/* The chat stays mounted while other views show, so a run streaming in it goes on. */}
         <div hidden={view.name !== "chat"}>

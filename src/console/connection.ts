@@ -29,7 +29,10 @@ export class Requests {
   }
 
   close(): void {
-    void this.open?.then(({ client }) => client.close(), () => undefined);
+    void this.open?.then(
+      ({ client }) => client.close(),
+      () => undefined,
+    );
     this.open = undefined;
   }
 

@@ -84,7 +84,14 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
   const installed = listInstalled(paths.packages, paths.cacheRepos, log);
   const sourcedAgents = resolveAgents(withConfigAgents(manifestAgents(paths.localManifest), config.agents, log), installed, log);
   const agentConfigs = Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, a.config]));
-  const policy = toolPolicy({ loaded: options.loaded, manifest: readManifest(paths.localManifest), agents: agentConfigs, home: paths.home, env: options.env, log });
+  const policy = toolPolicy({
+    loaded: options.loaded,
+    manifest: readManifest(paths.localManifest),
+    agents: agentConfigs,
+    home: paths.home,
+    env: options.env,
+    log,
+  });
   // Where runs without a directory of their own work, and stdio MCP servers start:
   // the user's home, never the crabtalk home (the sandbox hides it) nor wherever the daemon was started.
   const workDir = userHome(options.env);
@@ -162,7 +169,10 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
       crab: settings(config.system.crab, "system.crab"),
       identityFile: paths.crabMd,
       manifestAgents: Object.fromEntries([...sourcedAgents].map(([n, a]) => [n, settings(a.config, `agents.${n}`, a.source)])),
-      promptDirs: [{ path: paths.localAgents, source: LOCAL_SOURCE }, ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source, packaged: true }))],
+      promptDirs: [
+        { path: paths.localAgents, source: LOCAL_SOURCE },
+        ...packageRepos(installed).map((r) => ({ path: join(r.path, "agents"), source: r.source, packaged: true })),
+      ],
       promptFiles: Object.fromEntries([...sourcedAgents].flatMap(([n, a]) => (a.promptFile ? [[n, a.promptFile]] : []))),
       log: warnings,
     });
@@ -185,7 +195,10 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
     mcp,
     mcpServers: configured,
     activeModel,
-    noModelHint: noModelHint(paths.config, models.models().map((m) => m.name)),
+    noModelHint: noModelHint(
+      paths.config,
+      models.models().map((m) => m.name),
+    ),
     home: paths.home,
     cwd: workDir,
     toolPolicy: policy,
@@ -200,11 +213,7 @@ export async function buildRuntime(options: BuildOptions): Promise<BuiltRuntime>
  * after the local manifest instead of being silently ignored: each one is
  * named in a warning, and loses to a manifest entry of the same name.
  */
-function withConfigAgents(
-  manifest: Record<string, AgentConfig>,
-  fromConfig: Record<string, AgentConfig>,
-  log: RuntimeLog,
-): Record<string, AgentConfig> {
+function withConfigAgents(manifest: Record<string, AgentConfig>, fromConfig: Record<string, AgentConfig>, log: RuntimeLog): Record<string, AgentConfig> {
   const merged = { ...manifest };
   for (const [name, agent] of Object.entries(fromConfig)) {
     if (Object.hasOwn(manifest, name)) {

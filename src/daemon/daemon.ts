@@ -75,7 +75,11 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   const handlersFor = (conn: FramedConnection) =>
     state.host.toolProcesses.empty
       ? handlers
-      : confinedHandlers(handlers, state, toolOrigin(conn.peerSocket, state.host.toolProcesses).catch(() => NO_ORIGIN));
+      : confinedHandlers(
+          handlers,
+          state,
+          toolOrigin(conn.peerSocket, state.host.toolProcesses).catch(() => NO_ORIGIN),
+        );
   // Remote connections are served like local ones: the same limits, the daemon's handlers within the token's scope.
   state.remote.attach({ handlers, accept: (channel, served) => void ready.then(() => connections.accept(channel, served)) });
   const endpoints = await bindEndpoints(
@@ -114,10 +118,7 @@ export async function runDaemon(options: DaemonOptions = {}): Promise<number> {
   shutdown.abort(new Error("daemon is shutting down"));
   for (const remove of removeRunFiles) remove();
   let grace: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    connections.drained(),
-    new Promise((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS))),
-  ]);
+  await Promise.race([connections.drained(), new Promise((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
   clearTimeout(grace);
   endpoints.dropConnections();
   await state.host.runtime.mcp?.close().catch(() => {});

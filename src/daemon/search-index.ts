@@ -9,11 +9,7 @@ import type { Logger } from "./log.ts";
 
 export const SEARCH_INDEX_SAVE_MS = 5000;
 
-export function keepSearchIndex(
-  index: ConversationIndex | undefined,
-  sessions: SessionTable,
-  log: Pick<Logger, "warn" | "info">,
-): { stop(): void } {
+export function keepSearchIndex(index: ConversationIndex | undefined, sessions: SessionTable, log: Pick<Logger, "warn" | "info">): { stop(): void } {
   if (!index) return { stop() {} };
   index.load().catch((err: Error) => log.warn(`conversation search index: ${err.message}`));
   let busy = false;

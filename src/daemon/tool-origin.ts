@@ -65,7 +65,10 @@ async function peerPid(peer: PeerSocket, startedSince: number): Promise<number |
 function tokenOf(pid: number): string | undefined {
   try {
     const prefix = `${TOOL_TOKEN_VAR}=`;
-    return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((v) => v.startsWith(prefix))?.slice(prefix.length);
+    return readFileSync(`/proc/${pid}/environ`, "utf8")
+      .split("\0")
+      .find((v) => v.startsWith(prefix))
+      ?.slice(prefix.length);
   } catch {
     return undefined;
   }

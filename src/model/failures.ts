@@ -12,20 +12,11 @@ export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promi
 const TRANSIENT_STREAM_ERROR_TYPES = new Set(["overloaded_error", "rate_limit_error", "api_error", "server_error"]);
 
 /** Network failure codes (Bun and Node) seen while reading a response body. */
-const NETWORK_CODES = new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "ConnectionRefused",
-  "ConnectionClosed",
-  "UND_ERR_SOCKET",
-]);
+const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ConnectionRefused", "ConnectionClosed", "UND_ERR_SOCKET"]);
 
 export const aborted = (cause: unknown) => new ProviderError("provider request aborted", { kind: "aborted", cause });
 
-export const timedOut = (baseUrl: string, cause: unknown) =>
-  new ProviderError(`provider error: request to ${baseUrl} timed out`, { kind: "timeout", cause });
+export const timedOut = (baseUrl: string, cause: unknown) => new ProviderError(`provider error: request to ${baseUrl} timed out`, { kind: "timeout", cause });
 
 export const cannotConnect = (baseUrl: string, failure: unknown, cause: unknown) =>
   new ProviderError(`provider error: cannot connect to ${baseUrl} (${describe(failure)})`, { kind: "connection", cause });

@@ -107,9 +107,10 @@ export class ModelRegistry {
     // The registry routes by name, so the request goes out under the name it was resolved by.
     const named = (err: unknown) => forProvider(err, entry.provider, model);
     const bound: Model = {
-      complete: (request: ModelRequest) => providerModel.complete({ ...request, model }).catch((err: unknown) => {
-        throw named(err);
-      }),
+      complete: (request: ModelRequest) =>
+        providerModel.complete({ ...request, model }).catch((err: unknown) => {
+          throw named(err);
+        }),
       async *stream(request: ModelRequest) {
         try {
           yield* providerModel.stream({ ...request, model });
@@ -134,10 +135,7 @@ export class ModelRegistry {
         adapter = createAdapter(p);
       } catch (err) {
         const reason = redactSecrets(err instanceof Error ? err.message : String(err), [p.apiKey, p.secretKey]);
-        adapter = failingAdapter(
-          p.baseUrl ?? "",
-          new ProviderError(`provider '${p.name}' cannot be set up: ${reason}`, { kind: "other", cause: err }),
-        );
+        adapter = failingAdapter(p.baseUrl ?? "", new ProviderError(`provider '${p.name}' cannot be set up: ${reason}`, { kind: "other", cause: err }));
       }
       model = withRetry(withStreamLimits(adapter, streamLimitsOf(p)), {
         maxRetries: maxRetriesOf(p),

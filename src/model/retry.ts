@@ -134,8 +134,7 @@ export function withRetry(adapter: Adapter, policy: RetryPolicy): Model {
       kind: "timeout",
     });
 
-  const shouldRetry = (err: ProviderError, retry: number, attempt: Attempt) =>
-    err.transient && retry < maxRetries && !attempt.parentAborted;
+  const shouldRetry = (err: ProviderError, retry: number, attempt: Attempt) => err.transient && retry < maxRetries && !attempt.parentAborted;
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     for (let retry = 0; ; retry++) {

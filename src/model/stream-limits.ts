@@ -53,12 +53,7 @@ function chunkBytes(chunk: StreamChunk): number {
   }
 }
 
-async function* limitedStream(
-  adapter: Adapter,
-  request: ModelRequest,
-  limits: StreamLimits,
-  tooLarge: () => ProviderError,
-): AsyncGenerator<StreamChunk> {
+async function* limitedStream(adapter: Adapter, request: ModelRequest, limits: StreamLimits, tooLarge: () => ProviderError): AsyncGenerator<StreamChunk> {
   const controller = new AbortController();
   const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
   const chunks = adapter.stream({ ...request, signal })[Symbol.asyncIterator]();

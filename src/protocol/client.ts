@@ -4,13 +4,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { replyPayload, type FrameEvent } from "./frame.ts";
-import {
-  decodeServerMessage,
-  encodeClientMessage,
-  type Request,
-  type ServerCase,
-  type ServerValue,
-} from "./codec.ts";
+import { decodeServerMessage, encodeClientMessage, type Request, type ServerCase, type ServerValue } from "./codec.ts";
 import type { FrameChannel } from "./channel.ts";
 import { DaemonError } from "./daemon-error.ts";
 import type * as pb from "./gen/crabtalk_pb.ts";
@@ -90,8 +84,7 @@ export class Client {
     return (await this.call({ case: "compact", value: { session } }, "compact")).summary;
   }
   async listConversations(agent = "", sender = ""): Promise<pb.ConversationInfo[]> {
-    return (await this.call({ case: "listConversations", value: { agent, sender } }, "conversationList"))
-      .conversations;
+    return (await this.call({ case: "listConversations", value: { agent, sender } }, "conversationList")).conversations;
   }
   /** The working context; with a `page`, up to `limit` of all the file's messages from `offset` (docs/protocol.md, History pages). */
   getConversationHistory(filePath: string, page?: { offset: number; limit: number }): Promise<pb.ConversationHistory> {
@@ -240,11 +233,7 @@ export class Client {
   }
 
   /** Sends a streaming request and yields replies until `isLast` says so. */
-  async *frames<S extends ServerCase>(
-    request: Request,
-    expect: S,
-    isLast: (value: ServerValue<S>) => boolean,
-  ): AsyncGenerator<ServerValue<S>> {
+  async *frames<S extends ServerCase>(request: Request, expect: S, isLast: (value: ServerValue<S>) => boolean): AsyncGenerator<ServerValue<S>> {
     await this.channel.send(encodeClientMessage(request));
     for (;;) {
       const value = this.expect(await this.nextReply(), expect);

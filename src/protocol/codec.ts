@@ -1,12 +1,7 @@
 // Protobuf encode/decode of the two envelopes, and the type helpers the rest
 // of the code uses to talk about one variant of an envelope.
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
-import {
-  ClientMessageSchema,
-  ServerMessageSchema,
-  type ClientMessage,
-  type ServerMessage,
-} from "./gen/crabtalk_pb.ts";
+import { ClientMessageSchema, ServerMessageSchema, type ClientMessage, type ServerMessage } from "./gen/crabtalk_pb.ts";
 
 export type ClientCase = NonNullable<ClientMessage["msg"]["case"]>;
 export type ClientValue<C extends ClientCase> = Extract<ClientMessage["msg"], { case: C }>["value"];

@@ -26,7 +26,23 @@ export type MessageMaker = (prototype: number, own: object) => object;
  * test/protocol/lazy-descriptors.test.ts fails when protobuf-es adds one.
  */
 export const FILE_KEYS = ["kind", "proto", "deprecated", "edition", "name", "dependencies", "enums", "messages", "extensions", "services", "toString"];
-export const MESSAGE_KEYS = ["kind", "proto", "deprecated", "file", "parent", "name", "typeName", "fields", "field", "oneofs", "members", "nestedEnums", "nestedMessages", "nestedExtensions", "toString"];
+export const MESSAGE_KEYS = [
+  "kind",
+  "proto",
+  "deprecated",
+  "file",
+  "parent",
+  "name",
+  "typeName",
+  "fields",
+  "field",
+  "oneofs",
+  "members",
+  "nestedEnums",
+  "nestedMessages",
+  "nestedExtensions",
+  "toString",
+];
 export const ENUM_KEYS = ["kind", "proto", "deprecated", "file", "parent", "open", "name", "typeName", "value", "values", "sharedPrefix", "toString"];
 
 interface LazyFile {
@@ -104,7 +120,11 @@ export function messageDesc<Shape extends Message, Opt extends { jsonType?: unkn
 }
 
 /** codegenv2's enumDesc(), for a file from embeddedFile(): the enum at `path`, a stand-in until first use. */
-export function enumDesc<Shape extends number, JsonType extends JsonValue = JsonValue>(file: DescFile, path: number, ...paths: number[]): GenEnum<Shape, JsonType> {
+export function enumDesc<Shape extends number, JsonType extends JsonValue = JsonValue>(
+  file: DescFile,
+  path: number,
+  ...paths: number[]
+): GenEnum<Shape, JsonType> {
   const lazy = lazyOf(file);
   return stub(lazy, `e:${[path, ...paths].join(".")}`, lazy.enumProto) as GenEnum<Shape, JsonType>;
 }

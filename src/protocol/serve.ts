@@ -51,9 +51,7 @@ export function serveConnection(channel: FrameChannel, options: ServeOptions): P
       // Answer, then hang up: the body is never read (docs/protocol.md#frames), or
       // the transport gave up on it (docs/security.md "Connection limits").
       const reply =
-        event.kind === "too_large"
-          ? errorReply(400, `frame too large: ${event.length} bytes (max ${MAX_FRAME_BYTES})`)
-          : errorReply(event.code, event.message);
+        event.kind === "too_large" ? errorReply(400, `frame too large: ${event.length} bytes (max ${MAX_FRAME_BYTES})`) : errorReply(event.code, event.message);
       channel.pauseReading(); // the rest is never read: leave it in the kernel
       void channel.send(encodeServerMessage(reply)).then(
         () => channel.close(),

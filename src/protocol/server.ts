@@ -18,10 +18,7 @@ export interface RequestContext {
  * returns an async iterable of replies. Throwing a ProtocolError answers with
  * that code; anything else thrown answers 500.
  */
-export type Handler<C extends ClientCase> = (
-  request: ClientValue<C>,
-  ctx: RequestContext,
-) => Promise<Reply> | Reply | AsyncIterable<Reply>;
+export type Handler<C extends ClientCase> = (request: ClientValue<C>, ctx: RequestContext) => Promise<Reply> | Reply | AsyncIterable<Reply>;
 
 export type Handlers = { [C in ClientCase]?: Handler<C> };
 
@@ -35,11 +32,7 @@ function toErrorReply(err: unknown): Reply {
   return errorReply(500, message || "internal error");
 }
 
-export async function* dispatch(
-  message: ClientMessage,
-  handlers: Handlers,
-  ctx: RequestContext,
-): AsyncGenerator<Reply> {
+export async function* dispatch(message: ClientMessage, handlers: Handlers, ctx: RequestContext): AsyncGenerator<Reply> {
   const variant = message.msg;
   if (variant.case === undefined) {
     yield errorReply(400, "empty client message");

@@ -121,7 +121,10 @@ export class RemoteAccess {
     let tls: Prepared["tls"];
     try {
       if (config.tls === "self-signed") {
-        tls = selfSignedCertificate(this.paths.remoteDir, [address.host, urlHost].filter((h) => !isWildcardHost(h)));
+        tls = selfSignedCertificate(
+          this.paths.remoteDir,
+          [address.host, urlHost].filter((h) => !isWildcardHost(h)),
+        );
       } else if (config.tls_cert && config.tls_key) {
         const cert = readFileSync(this.resolve(config.tls_cert), "utf8");
         tls = { cert, key: readFileSync(this.resolve(config.tls_key), "utf8"), fingerprint: fingerprintOf(cert) };

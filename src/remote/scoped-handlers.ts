@@ -66,10 +66,7 @@ export function scopedHandlers(handlers: Handlers, caller: Caller, runs: TokenRu
 }
 
 /** Passes replies through, telling `seen` the session each names (a Stream's start, a Send's response). */
-function noteSessions(
-  result: ReturnType<Handler<ClientCase>>,
-  seen: (session: bigint) => void,
-): ReturnType<Handler<ClientCase>> {
+function noteSessions(result: ReturnType<Handler<ClientCase>>, seen: (session: bigint) => void): ReturnType<Handler<ClientCase>> {
   const note = (reply: Reply): Reply => {
     if (reply.case === "response" && reply.value.session !== undefined) seen(BigInt(reply.value.session));
     if (reply.case === "stream" && reply.value.event?.case === "start" && reply.value.event.value.session !== undefined) {

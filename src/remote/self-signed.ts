@@ -50,7 +50,11 @@ function pemBody(pem: string, label: string): Uint8Array {
 }
 
 function toPem(der: Uint8Array, label: string): string {
-  const b64 = Buffer.from(der).toString("base64").match(/.{1,64}/g)?.join("\n") ?? "";
+  const b64 =
+    Buffer.from(der)
+      .toString("base64")
+      .match(/.{1,64}/g)
+      ?.join("\n") ?? "";
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
@@ -76,9 +80,7 @@ export function makeCertificate(hosts: string[], now = new Date()): Certificate 
   const algorithm = sequence(oid(ECDSA_WITH_SHA256));
   const notBefore = new Date(now.getTime() - 24 * 3600_000);
   const notAfter = new Date(now.getTime() + VALID_DAYS * 24 * 3600_000);
-  const altNames = sequence(
-    ...hosts.map((h) => (isIpLiteral(h) ? tlv(0x87, ipBytes(h)) : tlv(0x82, new TextEncoder().encode(h)))),
-  );
+  const altNames = sequence(...hosts.map((h) => (isIpLiteral(h) ? tlv(0x87, ipBytes(h)) : tlv(0x82, new TextEncoder().encode(h)))));
   const extensions = explicit(
     3,
     sequence(

@@ -5,14 +5,7 @@ import type { TurnOutcome } from "./run.ts";
 import type { RuntimeHook } from "./hooks.ts";
 import { cutUtf8 } from "./utf8.ts";
 
-export type BroadcastKind =
-  | "text_delta"
-  | "thinking_delta"
-  | "tool_start"
-  | "tool_result"
-  | "tools_complete"
-  | "done"
-  | "budget_warning";
+export type BroadcastKind = "text_delta" | "thinking_delta" | "tool_start" | "tool_result" | "tools_complete" | "done" | "budget_warning";
 
 export interface BroadcastEvent {
   agent: string;

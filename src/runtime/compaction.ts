@@ -17,9 +17,12 @@ Drop: greetings and filler; superseded plans and abandoned approaches; tool call
 
 Write dense prose, not bullet points. The summary must be self-contained: it becomes the new context, and nothing else of the conversation will remain.`;
 
-
 /** The non-streaming, tool-free summarisation request of docs/agent-loop.md#the-summary-request. */
-export function compactionRequest(model: string, agent: Pick<AgentDefinition, "systemPrompt" | "compactToolMaxLen">, history: readonly Message[]): ModelRequest {
+export function compactionRequest(
+  model: string,
+  agent: Pick<AgentDefinition, "systemPrompt" | "compactToolMaxLen">,
+  history: readonly Message[],
+): ModelRequest {
   const messages: Message[] = [];
   if (agent.systemPrompt) {
     messages.push({
@@ -34,11 +37,7 @@ export function compactionRequest(model: string, agent: Pick<AgentDefinition, "s
 }
 
 /** The summary text; throws when the model fails or returns none. `onUsage` hears what the request used. */
-export async function summarise(
-  model: Model,
-  request: ModelRequest,
-  onUsage?: (usage: Usage) => Promise<void> | void,
-): Promise<string> {
+export async function summarise(model: Model, request: ModelRequest, onUsage?: (usage: Usage) => Promise<void> | void): Promise<string> {
   const response = await model.complete(request);
   if (response.usage) await onUsage?.(response.usage);
   const summary = response.content.trim();

@@ -64,17 +64,19 @@ export interface TurnOutcome extends RunResult {
  * `session.beginRun()` (so that a Cancel reaches the run). Yields agent events;
  * returns the outcome once everything the run added is on disk.
  */
-export async function* runTurn(
-  runtime: Runtime,
-  host: Host,
-  session: Session,
-  input: TurnInput,
-): AsyncGenerator<TurnEvent, TurnOutcome> {
+export async function* runTurn(runtime: Runtime, host: Host, session: Session, input: TurnInput): AsyncGenerator<TurnEvent, TurnOutcome> {
   const started = Date.now();
   try {
     await session.ensureLoaded();
   } catch (err) {
-    const outcome: TurnOutcome = { stopReason: "error", finalText: "", error: `session ${session.id} cannot be reloaded: ${(err as Error).message}`, iterations: 0, provider: "", model: "" };
+    const outcome: TurnOutcome = {
+      stopReason: "error",
+      finalText: "",
+      error: `session ${session.id} cannot be reloaded: ${(err as Error).message}`,
+      iterations: 0,
+      provider: "",
+      model: "",
+    };
     yield { type: "done", result: outcome };
     return outcome;
   }
@@ -307,7 +309,18 @@ function scopedDispatcher(
       const refusal = await approveCall(host.asks, run.approval, agent.name, call, { timeoutMs: ASK_TIMEOUT_MS, signal: run.signal });
       if (refusal) return refusal;
       const policy = runtime.toolPolicy;
-      const context = { ...ctx, signal: run.signal, cwd: run.cwd, streaming: run.streaming, agentDef: agent, policy, processes: run.processes, run: run.runId, approval: run.approval, spend: run.spend };
+      const context = {
+        ...ctx,
+        signal: run.signal,
+        cwd: run.cwd,
+        streaming: run.streaming,
+        agentDef: agent,
+        policy,
+        processes: run.processes,
+        run: run.runId,
+        approval: run.approval,
+        spend: run.spend,
+      };
       const outcome = await runtime.tools.dispatch(call, context);
       return policy ? { ...outcome, output: redactOutput(outcome.output, policy.secrets) } : outcome;
     },

@@ -287,8 +287,7 @@ export class SessionTable {
       if (req.newChat) session = await this.create(req.agent, createdBy);
       else {
         session =
-          this.latestOpen(req.agent, createdBy) ??
-          (await this.once(`identity:${req.agent}\u0000${createdBy}`, () => this.resumeNewest(req.agent, createdBy)));
+          this.latestOpen(req.agent, createdBy) ?? (await this.once(`identity:${req.agent}\u0000${createdBy}`, () => this.resumeNewest(req.agent, createdBy)));
       }
     }
     if (req.cwd) session.cwd = req.cwd;

@@ -16,11 +16,7 @@ export async function runManager(argv: string[], timeoutMs = 30_000): Promise<Co
     throw new ServiceCommandError(`cannot run '${argv[0]}': ${(err as Error).message}`);
   }
   const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
   return { code, stdout, stderr };
 }

@@ -60,12 +60,7 @@ const SCAN_CONCURRENCY = 16;
  * set: names starting `{agent}_{sender_slug}_`; only `agent`: files whose
  * parsed agent is it; otherwise all (a sender-only filter is ignored).
  */
-export async function listConversations(
-  sessionsDir: string,
-  agent: string,
-  sender: string,
-  now: Date = new Date(),
-): Promise<ConversationSummary[]> {
+export async function listConversations(sessionsDir: string, agent: string, sender: string, now: Date = new Date()): Promise<ConversationSummary[]> {
   const dir = resolve(sessionsDir);
   let names: string[];
   try {
@@ -81,7 +76,14 @@ export async function listConversations(
   // just gone. Many conversations getting their titles at once each cost a look.
   const found = new Map<string, Listed>();
   for (let attempt = 1; ; attempt++) {
-    const vanished = await scanNames(dir, names.filter((name) => !found.has(name)), prefix, agent, now, found);
+    const vanished = await scanNames(
+      dir,
+      names.filter((name) => !found.has(name)),
+      prefix,
+      agent,
+      now,
+      found,
+    );
     if (!vanished || attempt === RELIST_ATTEMPTS) break;
     names = await readdir(dir).catch(() => []);
     const present = new Set(names);

@@ -77,7 +77,11 @@ export async function appendCompactMarker(path: string, summary: string, after: 
  * to the same path (kept-appends.ts), which then costs a stat and a write.
  */
 export function appendLines(path: string, lines: string[], create = false): Promise<void> {
-  return appendPieces(path, lines.map((line) => [line]), create);
+  return appendPieces(
+    path,
+    lines.map((line) => [line]),
+    create,
+  );
 }
 
 /**
@@ -202,16 +206,20 @@ export function rewriteMeta(path: string, meta: SessionMeta): Promise<void> {
       const rest = await firstLineEnd(source, stats.size);
       // The lines after the meta line are copied a chunk at a time: a file of
       // hundreds of MiB costs the daemon one chunk, not the file twice (issue 23).
-      await writeFileAtomic(path, async (target) => {
-        await writeAll(target, Buffer.from(`${metaToLine(meta)}\n`));
-        const chunk = Buffer.alloc(Math.min(COPY_CHUNK, Math.max(1, stats.size - rest)));
-        for (let at = rest; ; ) {
-          const { bytesRead } = await source.read(chunk, 0, chunk.length, at);
-          if (bytesRead === 0) break;
-          await writeAll(target, chunk.subarray(0, bytesRead));
-          at += bytesRead;
-        }
-      }, KEPT);
+      await writeFileAtomic(
+        path,
+        async (target) => {
+          await writeAll(target, Buffer.from(`${metaToLine(meta)}\n`));
+          const chunk = Buffer.alloc(Math.min(COPY_CHUNK, Math.max(1, stats.size - rest)));
+          for (let at = rest; ; ) {
+            const { bytesRead } = await source.read(chunk, 0, chunk.length, at);
+            if (bytesRead === 0) break;
+            await writeAll(target, chunk.subarray(0, bytesRead));
+            at += bytesRead;
+          }
+        },
+        KEPT,
+      );
     } finally {
       await source.close();
     }

@@ -71,11 +71,7 @@ export async function firstLineEnd(handle: FileHandle, size: number): Promise<nu
  * time. A line longer than `maxLine` bytes is skipped whole (`onSkip` is told
  * its length) rather than held: nothing the daemon reads this way needs one.
  */
-export async function* eachLine(
-  path: string,
-  maxLine: number,
-  onSkip: (bytes: number) => void = () => {},
-): AsyncGenerator<string, void, undefined> {
+export async function* eachLine(path: string, maxLine: number, onSkip: (bytes: number) => void = () => {}): AsyncGenerator<string, void, undefined> {
   const { handle, stats } = await openRegularStat(path);
   try {
     const chunk = Buffer.alloc(Math.min(CHUNK, Math.max(stats.size, 1)));

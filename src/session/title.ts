@@ -54,7 +54,11 @@ export const TITLE_MAX_CHARS = 80;
  * A model may answer with a paragraph; lists and file names need one line.
  */
 export function cleanTitle(answer: string): string {
-  const line = answer.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== "") ?? "";
+  const line =
+    answer
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? "";
   const bare = line
     .replace(/^#+\s*/, "")
     .replace(/^title\s*:\s*/i, "")

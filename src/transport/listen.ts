@@ -30,12 +30,7 @@ export type TcpAdmission = (pair: TcpPair) => boolean | Promise<boolean>;
  * Nothing is built for a connection before its peer is admitted: a refused one
  * (a flood from another OS user) costs the lookup and the reset, no more.
  */
-export function listenTcp(
-  hostname: string,
-  port: number,
-  onConnection: ConnectionHandler,
-  admit: TcpAdmission = () => true,
-): Listener {
+export function listenTcp(hostname: string, port: number, onConnection: ConnectionHandler, admit: TcpAdmission = () => true): Listener {
   const serve = (socket: Socket<MaybeSlot>) => {
     socket.setNoDelay(true);
     const conn = attachConnection(socket, true);

@@ -73,7 +73,12 @@ export class PeerUids {
 
   /** Resolves once the kernel lookup is open, or known to be unavailable; true when lookups use it. */
   ready(): Promise<boolean> {
-    this.opening ??= this.diag === undefined ? SockDiag.open().then((d) => (this.diag = d)).then(() => {}) : Promise.resolve();
+    this.opening ??=
+      this.diag === undefined
+        ? SockDiag.open()
+            .then((d) => (this.diag = d))
+            .then(() => {})
+        : Promise.resolve();
     return this.opening.then(() => this.diag != null);
   }
 

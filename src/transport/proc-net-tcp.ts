@@ -36,7 +36,10 @@ export function ownerInTable(text: string, local: string, remote: string): numbe
   for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
     const end = text.indexOf("\n", at);
     // st tx_queue:rx_queue tr:tm->when retrnsmt uid …
-    const cols = text.slice(at + needle.length, end < 0 ? undefined : end).trim().split(/\s+/);
+    const cols = text
+      .slice(at + needle.length, end < 0 ? undefined : end)
+      .trim()
+      .split(/\s+/);
     if (cols.length < 5 || cols[0] === TIME_WAIT || cols[0] === LISTEN) continue;
     const uid = Number(cols[4]);
     if (Number.isInteger(uid)) return uid;

@@ -69,7 +69,8 @@ test("UpdateAgent replaces the entry; DeleteAgent removes it and its prompt file
 });
 
 test("bad agent names and configs are refused with 400 and change nothing", async () => {
-  const manifest = () => (existsSync(join(t.env.daemon.home, "local/CrabTalk.toml")) ? readFileSync(join(t.env.daemon.home, "local/CrabTalk.toml"), "utf8") : "");
+  const manifest = () =>
+    existsSync(join(t.env.daemon.home, "local/CrabTalk.toml")) ? readFileSync(join(t.env.daemon.home, "local/CrabTalk.toml"), "utf8") : "";
   const before = manifest();
   for (const name of ["", "../evil", "a/b", "with space", "under_score", "crab", "x".repeat(65), "/abs"]) {
     expect((await daemonError(t.client.createAgent(name, "{}"))).code).toBe(400);

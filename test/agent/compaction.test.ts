@@ -48,7 +48,10 @@ test("a step over the threshold is summarised; the next round sees only the summ
   // Compaction is not counted in usage: two streamed rounds of the fake's default 10 + 5.
   expect(end.case === "end" && end.value.usage?.promptTokens).toBe(20);
   // The usage ledger has it, though: the summary is a request the run paid for.
-  const ledger = readFileSync(join(env.daemon.home, "usage/ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const ledger = readFileSync(join(env.daemon.home, "usage/ledger.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(ledger.filter((l) => l.sender === "compact-a")).toHaveLength(3);
 
   const request = compactions().at(-1)!.body;
@@ -78,12 +81,17 @@ test("a final answer over the threshold ends the run with that answer, then the 
   env.fake.script({ text: long }, { text: "SUMMARY-B" });
   const before = streamed().length;
   const events = await run("tell me", "compact-b");
-  const text = events.filter((e) => e.case === "chunk").map((e) => (e.case === "chunk" ? e.value.content : "")).join("");
+  const text = events
+    .filter((e) => e.case === "chunk")
+    .map((e) => (e.case === "chunk" ? e.value.content : ""))
+    .join("");
   expect(text).toBe(`${long}\n[context compacted]\n`);
   expect(streamed().length - before).toBe(1); // no second round on the bare summary
   env.fake.script({ text: "next" });
   await run("and now?", "compact-b");
-  const messages = streamed().at(-1)!.body.messages.map((m: { role: string; content: string }) => m.content);
+  const messages = streamed()
+    .at(-1)!
+    .body.messages.map((m: { role: string; content: string }) => m.content);
   expect(messages[1]).toBe("SUMMARY-B");
   expect(messages.at(-1)).toBe("and now?");
 });
@@ -99,7 +107,12 @@ test("a compaction that fails leaves the history alone and the run goes on", asy
   expect(events.some((e) => e.case === "chunk" && e.value.content.includes("[context compacted]"))).toBe(false);
   const last = streamed().at(-1)!.body.messages;
   expect(last.some((m: { role: string }) => m.role === "tool")).toBe(true); // the full history went to the model
-  expect(events.filter((e) => e.case === "chunk").map((e) => (e.case === "chunk" ? e.value.content : "")).join("")).toBe("went on");
+  expect(
+    events
+      .filter((e) => e.case === "chunk")
+      .map((e) => (e.case === "chunk" ? e.value.content : ""))
+      .join(""),
+  ).toBe("went on");
 });
 
 test("Compact returns a summary of the session and changes nothing", async () => {

@@ -74,7 +74,11 @@ test("every session file loads after a SIGKILL mid-run, and every ended run is f
       const file = files.find((f) => f.startsWith(`crab_${r.sender}_`));
       expect(file).toBeDefined();
       const text = readFileSync(join(sessionsDir, file!), "utf8");
-      const lines = text.trim().split("\n").slice(1).map((l) => JSON.parse(l));
+      const lines = text
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => JSON.parse(l));
       const ix = records.indexOf(r);
       expect(lines[0]).toEqual({ role: "user", content: `question ${ix}` });
       expect(lines.at(-1)).toEqual({ role: "assistant", content: r.text });

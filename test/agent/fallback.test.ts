@@ -55,8 +55,16 @@ test("503 on every attempt: the run completes on the fallback model of another k
   backup.script({ text: "answered by the backup" });
   const r = await runCli(["send", "--json", "hello"], { home: daemon.home });
   expect(r.code).toBe(0);
-  const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
-  expect(events.filter((e) => e.type === "chunk").map((e) => e.content).join("")).toBe("answered by the backup");
+  const events = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(
+    events
+      .filter((e) => e.type === "chunk")
+      .map((e) => e.content)
+      .join(""),
+  ).toBe("answered by the backup");
   expect(events.at(-1)).toMatchObject({ type: "end", error: "", provider: "backup", model: "claude-backup" });
   // max_retries = 1: two attempts on the primary, then the backup.
   expect(chats(primary).length - primaryBefore).toBe(2);
@@ -77,10 +85,7 @@ test("plain send says on stderr, not in the answer, that a fallback answered", a
 
 test("SendResponse names the fallback too; a tool step and the step after it stay on the fallback", async () => {
   primary.script(...failing(503, 2));
-  backup.script(
-    { toolCalls: [{ id: "toolu_1", name: "bash", arguments: JSON.stringify({ command: "echo via-backup" }) }] },
-    { text: "done on backup" },
-  );
+  backup.script({ toolCalls: [{ id: "toolu_1", name: "bash", arguments: JSON.stringify({ command: "echo via-backup" }) }] }, { text: "done on backup" });
   const res = await client.send({ agent: "crab", content: "use a tool" });
   expect(res.content).toBe("done on backup");
   expect(res.provider).toBe("backup");
@@ -92,7 +97,11 @@ test("SendResponse names the fallback too; a tool step and the step after it sta
 test("an error that is not transient (401) does not fall back", async () => {
   primary.script({ error: { status: 401, message: "bad key" } });
   const r = await runCli(["send", "--json", "no fallback"], { home: daemon.home });
-  const end = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).at(-1);
+  const end = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l))
+    .at(-1);
   expect(end.error).toContain("provider 'primary' refused the API key");
   expect(end).toMatchObject({ provider: "primary", model: "gem-main" });
   expect(chats(backup).length - backupBefore).toBe(0);
@@ -103,7 +112,10 @@ test("a stream cut after output was streamed does not fall back", async () => {
   const cut = cutGate();
   primary.script({ text: "partial answer that gets cut", cutAfterChunks: 2, cutWhen: cut.when });
   const r = await runCli(["send", "--json", "cut"], { home: daemon.home, onStdout: (soFar) => soFar.includes('"type":"chunk"') && cut.open() });
-  const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const events = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(events.some((e) => e.type === "chunk")).toBe(true);
   expect(events.at(-1).error).toContain("provider 'primary'");
   expect(chats(backup).length - backupBefore).toBe(0);

@@ -29,11 +29,9 @@ afterAll(async () => {
 
 /** Streams a run of `selfish` whose model calls bash once with `command`; returns bash's result and how long the tool step took. */
 async function viaBash(command: string, request: { session?: bigint; newChat?: boolean }, ...after: { text: string }[]) {
-  env.fake.script(
-    { toolCalls: [{ id: "b1", name: "bash", arguments: JSON.stringify({ command, timeout: TOOL_TIMEOUT_SECS }) }] },
-    ...after,
-    { text: "selfish done" },
-  );
+  env.fake.script({ toolCalls: [{ id: "b1", name: "bash", arguments: JSON.stringify({ command, timeout: TOOL_TIMEOUT_SECS }) }] }, ...after, {
+    text: "selfish done",
+  });
   let output = "";
   let started = 0;
   let toolMs = -1;
@@ -65,7 +63,11 @@ test("naming the session explicitly is refused the same way", async () => {
   const first = await client.send({ agent: "selfish", content: "open a session", newChat: true });
   const { result, toolMs } = await viaBash(`${cli} send --json --session ${first.session} "again"`, { session: first.session });
   expect(result.exit_code).toBe(1);
-  const error = result.stdout.trim().split("\n").map((l) => JSON.parse(l)).find((e) => e.type === "error");
+  const error = result.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l))
+    .find((e) => e.type === "error");
   expect(error.code).toBe(409);
   expect(error.message).toContain(`session ${first.session} ${SELF_WAIT}`);
   expect(toolMs).toBeLessThan(REFUSAL_DEADLINE_MS);

@@ -16,7 +16,6 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return out;
 }
 
-
 for (const flavour of ["openai", "anthropic"] as const) {
   describe(`against a fake ${flavour} server`, () => {
     let env: LlmDaemon;
@@ -70,7 +69,12 @@ for (const flavour of ["openai", "anthropic"] as const) {
       const firstThinking = kinds.indexOf("thinking");
       expect(firstThinking).toBeGreaterThan(0);
       expect(firstThinking).toBeLessThan(kinds.indexOf("chunk"));
-      expect(events.filter((e) => e.case === "thinking").map((e) => e.value.content).join("")).toBe("let me think");
+      expect(
+        events
+          .filter((e) => e.case === "thinking")
+          .map((e) => e.value.content)
+          .join(""),
+      ).toBe("let me think");
     });
 
     test("a second send resumes the same session and file; new_chat starts the next seq", async () => {

@@ -44,7 +44,11 @@ test("an unknown agent is 404 for Send and for Stream (one ErrorMsg, no start)",
 test("an explicit session that is not open is 404 for Send and Stream", async () => {
   const e = await daemonError(t.client.send({ agent: "crab", content: "hi", session: 9999n }));
   expect(e).toMatchObject({ code: 404, message: "session 9999 not found" });
-  const s = await daemonError((async () => { for await (const _ of t.client.stream({ agent: "crab", content: "x", session: 9999n })); })());
+  const s = await daemonError(
+    (async () => {
+      for await (const _ of t.client.stream({ agent: "crab", content: "x", session: 9999n }));
+    })(),
+  );
   expect(s.code).toBe(404);
 });
 

@@ -50,7 +50,10 @@ function documentedRules(): Record<string, string[]> {
   const rows: Record<string, string[]> = {};
   for (const line of text.slice(start).split("\n").slice(2)) {
     if (!line.startsWith("|")) break;
-    const [folder, may] = line.split("|").slice(1, 3).map((c) => c.trim().replaceAll("`", ""));
+    const [folder, may] = line
+      .split("|")
+      .slice(1, 3)
+      .map((c) => c.trim().replaceAll("`", ""));
     rows[folder.replace(/^src\//, "").replace(/\/$/, "")] = may === "—" ? [] : may.split(/,\s*/);
   }
   return rows;

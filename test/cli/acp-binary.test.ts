@@ -22,7 +22,9 @@ test("the compiled binary's acp streams an answer as agent_message_chunks", asyn
     const res = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
     expect(res.stopReason).toBe("end_turn");
     const chunks = acp.updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").map((n) => n.update);
-    expect(chunks.map((u) => ("content" in u && !Array.isArray(u.content) && u.content?.type === "text" ? u.content.text : "")).join("")).toBe("compiled and streaming");
+    expect(chunks.map((u) => ("content" in u && !Array.isArray(u.content) && u.content?.type === "text" ? u.content.text : "")).join("")).toBe(
+      "compiled and streaming",
+    );
   } finally {
     const { code, stdout } = await acp.close();
     onlyJsonRpc(stdout);

@@ -48,11 +48,20 @@ test("a stdio server from session/new: the model calls its tools, its env stays 
   const acp = await ready();
   let closed = false;
   try {
-    const server: McpServer = { name: "editor-tools", command: process.execPath, args: [EVERYTHING_ENTRY, "stdio", marker], env: [{ name: "EDITOR_SECRET", value: SECRET }] };
+    const server: McpServer = {
+      name: "editor-tools",
+      command: process.execPath,
+      args: [EVERYTHING_ENTRY, "stdio", marker],
+      env: [{ name: "EDITOR_SECRET", value: SECRET }],
+    };
     const { sessionId } = await acp.connection.agent.request("session/new", { cwd, mcpServers: [server] });
     expect(pidsWith(marker)).toHaveLength(1);
 
-    t.env.fake.script({ toolCalls: [mcpCall("e1", "echo", { message: "from the editor's server" })] }, { toolCalls: [mcpCall("e2", "get-env", {})] }, { text: "used it" });
+    t.env.fake.script(
+      { toolCalls: [mcpCall("e1", "echo", { message: "from the editor's server" })] },
+      { toolCalls: [mcpCall("e2", "get-env", {})] },
+      { text: "used it" },
+    );
     const res = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "use the editor's tools" }] });
     expect(res.stopReason).toBe("end_turn");
     // The model was told of the server, and both results came back.
@@ -77,7 +86,9 @@ test("a stdio server from session/new: the model calls its tools, its env stays 
     await until(() => pidsWith(marker).length === 0, { what: "the editor's MCP server process to end after the ACP process" });
     const log = await until(
       async () => {
-        const text = await Bun.file(join(t.env.daemon.home, "logs/daemon.log")).text().catch(() => "");
+        const text = await Bun.file(join(t.env.daemon.home, "logs/daemon.log"))
+          .text()
+          .catch(() => "");
         return text.includes("detached MCP servers") && text;
       },
       { what: "the daemon's log to say the servers were detached" },
@@ -102,7 +113,12 @@ function freePort(): Promise<number> {
 
 test("an HTTP server from session/new, with headers, is called over HTTP", async () => {
   const port = await freePort();
-  const web = Bun.spawn([process.execPath, EVERYTHING_ENTRY, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const web = Bun.spawn([process.execPath, EVERYTHING_ENTRY, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const acp = await ready();
   try {
     let said = "";

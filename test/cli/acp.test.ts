@@ -113,7 +113,13 @@ test("a bash call is a tool_call (execute, in_progress) then a tool_call_update 
     const res = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run it" }] });
     expect(res.stopReason).toBe("end_turn");
     const [call] = updatesOf(acp, sessionId, "tool_call");
-    expect(call).toMatchObject({ sessionUpdate: "tool_call", title: "echo from-bash", kind: "execute", status: "in_progress", rawInput: { command: "echo from-bash\necho second line" } });
+    expect(call).toMatchObject({
+      sessionUpdate: "tool_call",
+      title: "echo from-bash",
+      kind: "execute",
+      status: "in_progress",
+      rawInput: { command: "echo from-bash\necho second line" },
+    });
     const [result] = updatesOf(acp, sessionId, "tool_call_update");
     expect(result).toMatchObject({ toolCallId: (call as { toolCallId: string }).toolCallId, status: "completed" });
     expect((result as { content: unknown }).content).toEqual([{ type: "content", content: { type: "text", text: "from-bash\nsecond line\n" } }]);
@@ -159,7 +165,13 @@ test("session/load replays past tool calls with their final status and output", 
   try {
     sessionId = await newSession(first, cwd);
     t.env.fake.script(
-      { text: "let me look", toolCalls: [{ id: "p1", name: "bash", arguments: JSON.stringify({ command: "echo past output" }) }, { id: "p2", name: "no_such_tool", arguments: "{}" }] },
+      {
+        text: "let me look",
+        toolCalls: [
+          { id: "p1", name: "bash", arguments: JSON.stringify({ command: "echo past output" }) },
+          { id: "p2", name: "no_such_tool", arguments: "{}" },
+        ],
+      },
       { text: "looked" },
     );
     expect((await first.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look" }] })).stopReason).toBe("end_turn");
@@ -179,7 +191,11 @@ test("session/load replays past tool calls with their final status and output", 
       rawInput: { command: "echo past output" },
       content: [{ type: "content", content: { type: "text", text: "past output\n" } }],
     });
-    expect(failedCall).toMatchObject({ title: expect.stringContaining("no_such_tool"), status: "failed", content: [{ type: "content", content: { type: "text", text: "tool not available: no_such_tool" } }] });
+    expect(failedCall).toMatchObject({
+      title: expect.stringContaining("no_such_tool"),
+      status: "failed",
+      content: [{ type: "content", content: { type: "text", text: "tool not available: no_such_tool" } }],
+    });
     expect((bashCall as { toolCallId: string }).toolCallId).not.toBe((failedCall as { toolCallId: string }).toolCallId);
   } finally {
     onlyJsonRpc((await second.close()).stdout);
@@ -294,12 +310,18 @@ test("session/load replays the conversation; crabtalk history shows it and send 
     const res = await second.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "third question" }] });
     expect(res.stopReason).toBe("end_turn");
     const after = await t.client.getConversationHistory(file.filePath, { offset: 0, limit: 50 });
-    expect(after.messages.map((m) => m.content)).toEqual(["first question", "first answer", "from the command line", "answer to the CLI", "third question", "third answer"]);
+    expect(after.messages.map((m) => m.content)).toEqual([
+      "first question",
+      "first answer",
+      "from the command line",
+      "answer to the CLI",
+      "third question",
+      "third answer",
+    ]);
   } finally {
     onlyJsonRpc((await second.close()).stdout);
   }
 });
-
 
 test("malformed line, unknown method, unknown session and relative cwd get the spec's errors; the process keeps serving", async () => {
   const acp = startRawAcp(t.env.daemon.home);
@@ -373,7 +395,14 @@ test("ask_user: a question with options becomes a permission request of those op
     const sessionId = await newSession(acp);
     acp.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.name === "blue")!.optionId } });
     const questions = [
-      { question: "Colour?", header: "Colour", options: [{ label: "red", description: "" }, { label: "blue", description: "" }] },
+      {
+        question: "Colour?",
+        header: "Colour",
+        options: [
+          { label: "red", description: "" },
+          { label: "blue", description: "" },
+        ],
+      },
       { question: "Why?", header: "Reason", options: [] },
     ];
     t.env.fake.script({ toolCalls: [{ id: "q1", name: "ask_user", arguments: JSON.stringify({ questions }) }] }, { text: "blue it is" });
@@ -410,9 +439,12 @@ test("agents are modes, skills are commands, and /skill runs that skill", async 
     const { sessionId, modes } = await acp.connection.agent.request("session/new", { cwd: scratch(), mcpServers: [] });
     expect(modes?.currentModeId).toBe("crab");
     expect(modes?.availableModes.map((m) => m.id)).toContain("guarded");
-    const [commands] = await until(() => updatesOf(acp, sessionId, "available_commands_update").length > 0 && updatesOf(acp, sessionId, "available_commands_update"), {
-      what: "the commands of the session",
-    });
+    const [commands] = await until(
+      () => updatesOf(acp, sessionId, "available_commands_update").length > 0 && updatesOf(acp, sessionId, "available_commands_update"),
+      {
+        what: "the commands of the session",
+      },
+    );
     expect((commands as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).toContain("greet");
 
     t.env.fake.script({ text: "hello there" });

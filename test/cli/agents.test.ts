@@ -10,7 +10,12 @@ setDefaultTimeout(30_000);
 
 let s: FakeSetup;
 const at = (...p: string[]) => join(s.daemon.home, ...p);
-const names = async () => (await s.cli(["agents", "list"])).stdout.split("\n").slice(1).map((l) => l.split(/\s+/)[0]).filter(Boolean);
+const names = async () =>
+  (await s.cli(["agents", "list"])).stdout
+    .split("\n")
+    .slice(1)
+    .map((l) => l.split(/\s+/)[0])
+    .filter(Boolean);
 
 beforeAll(async () => {
   s = await startFakeSetup();
@@ -18,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 test("agents delete removes the manifest entry and the prompt file: the agent is gone", async () => {
-  writeFileSync(at("local/CrabTalk.toml"), "# my agents\n[agents.keeper]\ndescription = \"stays\"\n");
+  writeFileSync(at("local/CrabTalk.toml"), '# my agents\n[agents.keeper]\ndescription = "stays"\n');
   writeFileSync(at("local/agents/keeper.md"), "keep me");
   await s.cli(["reload"]);
   expect((await s.cli(["agents", "create", "reviewer", "--description", "reviews"])).code).toBe(0);

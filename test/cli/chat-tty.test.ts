@@ -102,7 +102,16 @@ test("a trailing backslash and a bracketed paste give multi-line messages", asyn
 test("a line typed while the agent works is not taken as the answer to its question", async () => {
   const gate = join(s.daemon.home, "gate");
   const wait = { toolCalls: [{ id: "w1", name: "bash", arguments: JSON.stringify({ command: `while [ ! -f ${gate} ]; do sleep 0.05; done` }) }] };
-  const questions = [{ question: "Which color?", header: "Color", options: [{ label: "red", description: "" }, { label: "blue", description: "" }] }];
+  const questions = [
+    {
+      question: "Which color?",
+      header: "Color",
+      options: [
+        { label: "red", description: "" },
+        { label: "blue", description: "" },
+      ],
+    },
+  ];
   const ask = { toolCalls: [{ id: "a1", name: "ask_user", arguments: JSON.stringify({ questions }) }] };
   s.fake.script(wait, ask, { text: "blue it is" });
   const t = chat("--sender", "typeahead");

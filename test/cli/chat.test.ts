@@ -47,10 +47,7 @@ test("the last line needs no newline; blank lines are skipped", async () => {
 });
 
 test("thinking and tool calls go to stderr, without colours or prompts", async () => {
-  s.fake.script(
-    { thinking: "pondering deeply", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"echo from-bash"}' }] },
-    { text: "listed" },
-  );
+  s.fake.script({ thinking: "pondering deeply", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"echo from-bash"}' }] }, { text: "listed" });
   const r = await s.cli(["chat", "--sender", "noisy"], "list files\n", { NO_COLOR: "" });
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("listed\n");
@@ -68,10 +65,7 @@ test("/new makes the next message start a new conversation", async () => {
   expect(r.stdout).toBe("one\ntwo\n");
   expect(r.stderr).toContain("the next message starts a new conversation");
   const files = s.sessionFiles("crab_renew_");
-  expect(files.map((f) => f.name)).toEqual([
-    expect.stringMatching(/^crab_renew_1(_.+)?\.jsonl$/),
-    expect.stringMatching(/^crab_renew_2(_.+)?\.jsonl$/),
-  ]);
+  expect(files.map((f) => f.name)).toEqual([expect.stringMatching(/^crab_renew_1(_.+)?\.jsonl$/), expect.stringMatching(/^crab_renew_2(_.+)?\.jsonl$/)]);
   expect(files.map((f) => f.messages[0])).toEqual([
     { role: "user", content: "first" },
     { role: "user", content: "second" },
@@ -81,10 +75,7 @@ test("/new makes the next message start a new conversation", async () => {
 test("/agent switches agents, /sessions lists, /help explains, /quit stops reading", async () => {
   expect((await s.cli(["agents", "create", "helper"])).code).toBe(0);
   const before = s.fake.requests.length;
-  const r = await s.cli(
-    ["chat", "--sender", "switch"],
-    "to crab\n/agent nope\n/agent helper\nto helper\n/agent\n/sessions\n/help\n/quit\nnever sent\n",
-  );
+  const r = await s.cli(["chat", "--sender", "switch"], "to crab\n/agent nope\n/agent helper\nto helper\n/agent\n/sessions\n/help\n/quit\nnever sent\n");
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("ok\nok\n");
   expect(r.stderr).toContain("no agent 'nope'");
@@ -150,7 +141,16 @@ test("no daemon: exit 2 with the hint before reading anything", async () => {
 });
 
 test("ask_user round trip through the real daemon: the picked label reaches the model", async () => {
-  const questions = [{ question: "Colour?", header: "Colour", options: [{ label: "red", description: "" }, { label: "blue", description: "" }] }];
+  const questions = [
+    {
+      question: "Colour?",
+      header: "Colour",
+      options: [
+        { label: "red", description: "" },
+        { label: "blue", description: "" },
+      ],
+    },
+  ];
   s.fake.script({ toolCalls: [{ id: "ask1", name: "ask_user", arguments: JSON.stringify({ questions }) }] }, { text: "blue it is" });
   const r = await s.cli(["chat", "--sender", "asked"], "ask me\n2\n");
   expect(r.code).toBe(0);
@@ -199,10 +199,7 @@ describe("ask_user", () => {
     try {
       const r = await runCli(["chat"], { home: stub.home, stdin: "first\nsomething purple\nsecond\nteal\n" });
       expect(r.code).toBe(0);
-      expect(stub.replies.map((c) => JSON.parse(c))).toEqual([
-        { "Which colour?": "something purple" },
-        { "Which colour?": "teal" },
-      ]);
+      expect(stub.replies.map((c) => JSON.parse(c))).toEqual([{ "Which colour?": "something purple" }, { "Which colour?": "teal" }]);
       expect(stub.streams.map((x) => x.session)).toEqual([undefined, 7n]);
     } finally {
       stub.stop();

@@ -45,7 +45,7 @@ test("config set KEY VALUE types the value by the schema and keeps every comment
   expect((await cli("config", "set", "system.crab.model", "other-model")).code).toBe(0);
   expect((await cli("config", "set", "system.crab.members", "a,b")).stderr).toBe("");
   const text = configText();
-  for (const comment of ["# My crabtalk settings, written by hand.", '# not a real key', "# The default agent.", '"other-model"   # the active model']) {
+  for (const comment of ["# My crabtalk settings, written by hand.", "# not a real key", "# The default agent.", '"other-model"   # the active model']) {
     expect(text).toContain(comment);
   }
   expect(text).toContain("max_iterations = 32");
@@ -71,7 +71,7 @@ test("config set refuses wrong types and unknown keys, naming the closest key, a
     [["system.crab.fallback", "fake-modle"], "model 'fake-modle' is not served by any provider (did you mean 'fake-model'?)"],
     [["system.budget.daily_usd", "lots"], "system.budget.daily_usd takes a number, e.g. 2.5, not 'lots'"],
     [["provider.fake.prices", "cheap"], "'provider.fake.prices' is a table: set one of its keys"],
-    [["provider.fake.prices", '{"m":{"input":"x","output":1}}'], 'provider.fake.prices.m.input: must be a number of US dollars'],
+    [["provider.fake.prices", '{"m":{"input":"x","output":1}}'], "provider.fake.prices.m.input: must be a number of US dollars"],
     [["provider.__proto__.kind", "openai"], "invalid config key"],
   ];
   for (const [args, message] of cases) {
@@ -119,10 +119,16 @@ crab.model = "other-model"   # a dotted key
   expect((await cli("config", "set", "system.crab.thinking", "true")).code).toBe(0);
   expect((await cli("config", "set", "system.crab.fallback", "fake-model")).code).toBe(0);
   const after = configText();
-  for (const line of ["# hand-written", 'api_key = "test-key"   # not a real key', '"fake-model",  # the cheap one', "# USD per million tokens, as docs/usage.md writes them", 'crab.model = "other-model"   # a dotted key']) {
+  for (const line of [
+    "# hand-written",
+    'api_key = "test-key"   # not a real key',
+    '"fake-model",  # the cheap one',
+    "# USD per million tokens, as docs/usage.md writes them",
+    'crab.model = "other-model"   # a dotted key',
+  ]) {
     expect(after).toContain(line);
   }
-  expect(after).toContain('prices = { fake-model = { input = 3.75, output = 10 }, other-model = { input = 1, output = 2 } }   # from the price page');
+  expect(after).toContain("prices = { fake-model = { input = 3.75, output = 10 }, other-model = { input = 1, output = 2 } }   # from the price page");
   expect(after).toContain("daily_usd = 2.5");
   const json = JSON.parse((await cli("config", "get")).stdout);
   expect(json.provider.fake.prices["other-model"]).toEqual({ input: 1, output: 2 });

@@ -69,24 +69,37 @@ async function watch(args: string[], done: (lines: string[]) => boolean, during:
 }
 
 test("--json prints one object per event, tagged with agent and session", async () => {
-  const lines = await watch(["--json"], (l) => l.some((x) => x.includes('"kind":"done"')), async () => {
-    setup.fake.script({ toolCalls: [{ id: "t1", name: "bash", arguments: JSON.stringify({ command: "echo watched" }) }] }, { text: "all seen" });
-    expect((await setup.cli(["send", "--sender", "watched", "go"])).code).toBe(0);
-  });
+  const lines = await watch(
+    ["--json"],
+    (l) => l.some((x) => x.includes('"kind":"done"')),
+    async () => {
+      setup.fake.script({ toolCalls: [{ id: "t1", name: "bash", arguments: JSON.stringify({ command: "echo watched" }) }] }, { text: "all seen" });
+      expect((await setup.cli(["send", "--sender", "watched", "go"])).code).toBe(0);
+    },
+  );
   const events = lines.map((l) => JSON.parse(l));
   expect(events.every((e) => e.agent === "crab" && typeof e.session === "number" && e.session > 0)).toBe(true);
   const kinds = events.map((e) => e.kind);
   expect(kinds).toEqual(expect.arrayContaining(["tool_start", "tool_result", "tools_complete", "text_delta", "done"]));
   expect(events.find((e) => e.kind === "tool_start").tool_calls[0].name).toBe("bash");
   expect(JSON.parse(events.find((e) => e.kind === "tool_result").tool_output).stdout).toBe("watched\n");
-  expect(events.filter((e) => e.kind === "text_delta").map((e) => e.content).join("")).toBe("all seen");
+  expect(
+    events
+      .filter((e) => e.kind === "text_delta")
+      .map((e) => e.content)
+      .join(""),
+  ).toBe("all seen");
 });
 
 test("plain mode gathers text deltas into lines and prints a readable line per other event", async () => {
-  const lines = await watch([], (l) => l.some((x) => x.includes(" done ")), async () => {
-    setup.fake.script({ text: "plain words here\nand a second line" });
-    expect((await setup.cli(["send", "--sender", "plain", "hello"])).code).toBe(0);
-  });
+  const lines = await watch(
+    [],
+    (l) => l.some((x) => x.includes(" done ")),
+    async () => {
+      setup.fake.script({ text: "plain words here\nand a second line" });
+      expect((await setup.cli(["send", "--sender", "plain", "hello"])).code).toBe(0);
+    },
+  );
   const text = lines.filter((l) => l.startsWith("[crab] text"));
   expect(text.map((l) => l.replace(/ \(session \d+\)$/, ""))).toEqual(["[crab] text plain words here", "[crab] text and a second line"]);
   expect(lines.some((l) => /^\[crab\] done fake-model \d+ in \/ \d+ out \(session \d+\)$/.test(l))).toBe(true);

@@ -58,10 +58,7 @@ describe("terminalSafe", () => {
 });
 
 test("send at a terminal shows the model's escape sequences and its tool call's as text", async () => {
-  s.fake.script(
-    { toolCalls: [{ id: "t1", name: "bash", arguments: JSON.stringify({ command: `echo hi # ${TITLE}` }) }] },
-    { text: `${HOSTILE} done` },
-  );
+  s.fake.script({ toolCalls: [{ id: "t1", name: "bash", arguments: JSON.stringify({ command: `echo hi # ${TITLE}` }) }] }, { text: `${HOSTILE} done` });
   const t = spawnPty(
     [process.execPath, MAIN, "send", "--sender", "hostile-tty", "hi"],
     { ...process.env, CRABTALK_HOME: s.daemon.home, NO_COLOR: "1", TERM: "xterm" },

@@ -8,8 +8,7 @@ import { cleanup, startDaemon, tempHome, type TestDaemon } from "../support/daem
 import { runCli } from "../support/cli.ts";
 
 let daemon: TestDaemon;
-const cli = (args: string[], stdin?: string, env?: Record<string, string>) =>
-  runCli(args, { home: daemon.home, stdin, env });
+const cli = (args: string[], stdin?: string, env?: Record<string, string>) => runCli(args, { home: daemon.home, stdin, env });
 
 beforeAll(async () => {
   daemon = await startDaemon({

@@ -87,6 +87,11 @@ test("wrapping at a narrow width breaks between words and keeps a list item's in
     const item = rows.findIndex((r) => r.startsWith("• "));
     expect(rows.slice(0, item).join(" ")).toBe(words);
     expect(rows.slice(item + 1).every((r) => r.startsWith("  "))).toBe(true);
-    expect(rows.slice(item).map((r) => r.slice(2)).join(" ")).toBe(words);
+    expect(
+      rows
+        .slice(item)
+        .map((r) => r.slice(2))
+        .join(" "),
+    ).toBe(words);
   }
 });

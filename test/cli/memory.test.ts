@@ -19,7 +19,9 @@ const remember = (name: string, description: string, content: string) => ({
 
 test("memory list, show, search and forget what an agent remembered", async () => {
   expect((await s.cli(["memory"])).stdout).toBe("no memories\n");
-  s.fake.script(remember("vet", "Luna's vet appointment", "Tuesday at 10, Dr. Moss"), remember("coffee", "how the user takes coffee", "black, no sugar"), { text: "noted" });
+  s.fake.script(remember("vet", "Luna's vet appointment", "Tuesday at 10, Dr. Moss"), remember("coffee", "how the user takes coffee", "black, no sugar"), {
+    text: "noted",
+  });
   expect((await s.cli(["send", "--sender", "mem", "remember these"])).code).toBe(0);
 
   const list = await s.cli(["memory", "list"]);

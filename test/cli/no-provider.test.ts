@@ -27,8 +27,7 @@ afterAll(async () => {
   cleanup(home);
 });
 
-const FIX =
-  "run crabtalk setup, or crabtalk providers add NAME --kind KIND --api-key-env VAR --model MODEL (then crabtalk models use MODEL to switch)";
+const FIX = "run crabtalk setup, or crabtalk providers add NAME --kind KIND --api-key-env VAR --model MODEL (then crabtalk models use MODEL to switch)";
 const noModel = () => `crabtalk: no model configured in ${join(home, "config.toml")}: ${FIX}`;
 const NO_KEY = "; no provider key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, …) is set here\n";
 

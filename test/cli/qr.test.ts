@@ -17,16 +17,26 @@ test("Reed–Solomon codewords match the worked example of a 1-M symbol", () => 
 test("format and version information match the standard's tables", () => {
   const bin = (n: number, width: number) => n.toString(2).padStart(width, "0");
   expect([0, 1, 2, 3, 4, 5, 6, 7].map((m) => bin(formatBits("M", m), 15))).toEqual([
-    "101010000010010", "101000100100101", "101111001111100", "101101101001011",
-    "100010111111001", "100000011001110", "100111110010111", "100101010100000",
+    "101010000010010",
+    "101000100100101",
+    "101111001111100",
+    "101101101001011",
+    "100010111111001",
+    "100000011001110",
+    "100111110010111",
+    "100101010100000",
   ]);
   expect([0, 1, 2, 3, 4, 5, 6, 7].map((m) => bin(formatBits("L", m), 15))).toEqual([
-    "111011111000100", "111001011110011", "111110110101010", "111100010011101",
-    "110011000101111", "110001100011000", "110110001000001", "110100101110110",
+    "111011111000100",
+    "111001011110011",
+    "111110110101010",
+    "111100010011101",
+    "110011000101111",
+    "110001100011000",
+    "110110001000001",
+    "110100101110110",
   ]);
-  expect([7, 8, 9, 10].map((v) => bin(versionBits(v), 18))).toEqual([
-    "000111110010010100", "001000010110111100", "001001101010011001", "001010010011010011",
-  ]);
+  expect([7, 8, 9, 10].map((v) => bin(versionBits(v), 18))).toEqual(["000111110010010100", "001000010110111100", "001001101010011001", "001010010011010011"]);
 });
 
 test("every version's blocks fill exactly the modules its function patterns leave", () => {
@@ -86,7 +96,9 @@ test("the terminal drawing holds the symbol two rows a line inside a quiet zone"
   }
   const inner = grid.slice(QUIET_ZONE, QUIET_ZONE + code.size).map((row) => row.slice(QUIET_ZONE, QUIET_ZONE + code.size));
   expect(decodeQr(inner).text).toBe("https://127.0.0.1:6690/#pair=abc");
-  const outside = grid.flatMap((row, y) => row.filter((_, x) => y < QUIET_ZONE || x < QUIET_ZONE || y >= QUIET_ZONE + code.size || x >= QUIET_ZONE + code.size));
+  const outside = grid.flatMap((row, y) =>
+    row.filter((_, x) => y < QUIET_ZONE || x < QUIET_ZONE || y >= QUIET_ZONE + code.size || x >= QUIET_ZONE + code.size),
+  );
   expect(outside.some(Boolean)).toBe(false);
   expect(qrLines(code, true).every((l) => l.startsWith("\x1b[30;47m") && l.endsWith("\x1b[0m"))).toBe(true);
 });

@@ -47,7 +47,9 @@ test("--tls-cert and --tls-key are stored as absolute paths and replace a self-s
   writeFileSync(join(home, "cert.pem"), "-----BEGIN CERTIFICATE-----\n");
   writeFileSync(join(home, "key.pem"), "-----BEGIN PRIVATE KEY-----\n");
   expect((await runCli(["remote", "enable", "--tls", "self-signed"], { home })).code).toBe(0);
-  const own = await runCli(["remote", "enable", "--listen", "0.0.0.0:7443", "--tls-cert", join(home, "cert.pem"), "--tls-key", join(home, "key.pem")], { home });
+  const own = await runCli(["remote", "enable", "--listen", "0.0.0.0:7443", "--tls-cert", join(home, "cert.pem"), "--tls-key", join(home, "key.pem")], {
+    home,
+  });
   expect(own.code).toBe(0);
   expect(remoteTable()).toEqual({ enabled: true, listen: "0.0.0.0:7443", tls_cert: join(home, "cert.pem"), tls_key: join(home, "key.pem") });
 });
@@ -55,7 +57,10 @@ test("--tls-cert and --tls-key are stored as absolute paths and replace a self-s
 test("unsafe or malformed settings are refused with the reason, exit 1, and the file untouched", async () => {
   writeFileSync(join(home, "cert.pem"), "x");
   const cases: [string[], string][] = [
-    [["--listen", "0.0.0.0:6690"], "0.0.0.0:6690 is not a loopback address, and a remote listener off loopback needs TLS: add --tls self-signed, or --tls-cert and --tls-key"],
+    [
+      ["--listen", "0.0.0.0:6690"],
+      "0.0.0.0:6690 is not a loopback address, and a remote listener off loopback needs TLS: add --tls self-signed, or --tls-cert and --tls-key",
+    ],
     [["--listen", "nonsense"], `--listen 'nonsense': must be "host:port"`],
     [["--listen", "127.0.0.1:70000"], "--listen '127.0.0.1:70000': port must be at most 65535"],
     [["--tls", "maybe"], "--tls takes self-signed or off, not 'maybe'"],

@@ -112,7 +112,10 @@ test("pair prints a link whose code is only after '#', and the link works once",
   expect(await first.json()).toMatchObject({ name: "phone", scope: "operate" });
   expect((await exchange()).status).toBe(401);
   const names = (JSON.parse((await s.cli(["tokens", "list", "--json"])).stdout) as { name: string; scope: string }[]).map((t) => [t.name, t.scope]);
-  expect(names.sort()).toEqual([["phone", "operate"], ["watcher", "read"]]);
+  expect(names.sort()).toEqual([
+    ["phone", "operate"],
+    ["watcher", "read"],
+  ]);
 });
 
 test("pair --qr draws the link as a QR code that reads back to it", async () => {
@@ -133,7 +136,12 @@ test("disable closes the listener and its connections", async () => {
   expect(off).toMatchObject({ code: 0, stdout: "remote access disabled\n" });
   await until(() => ws.closed, { what: "the open remote connection to close at disable" });
   expect(await status()).toMatchObject({ enabled: false, url: "" });
-  expect(await fetch(st.url).then(() => "answered", () => "refused")).toBe("refused");
+  expect(
+    await fetch(st.url).then(
+      () => "answered",
+      () => "refused",
+    ),
+  ).toBe("refused");
 });
 
 test("an address it cannot bind is refused by the daemon's reload, and config.toml is put back", async () => {

@@ -9,7 +9,10 @@ import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
 
 let env: LlmDaemon;
 const cli = (args: string[]) => runCli(args, { home: env.daemon.home });
-const files = () => readdirSync(join(env.daemon.home, "sessions")).filter((f) => f.startsWith("crab_user_")).sort();
+const files = () =>
+  readdirSync(join(env.daemon.home, "sessions"))
+    .filter((f) => f.startsWith("crab_user_"))
+    .sort();
 
 beforeAll(async () => {
   env = await startLlmDaemon("anthropic");
@@ -31,7 +34,10 @@ test("--json prints the events in protocol order", async () => {
   env.fake.script({ thinking: "hmm", text: "json answer" });
   const r = await cli(["send", "--json", "again"]);
   expect(r.code).toBe(0);
-  const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const events = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   const types = events.map((e) => e.type);
   expect(types[0]).toBe("start");
   expect(types.at(-1)).toBe("end");

@@ -29,7 +29,10 @@ afterAll(async () => {
 
 test("--model answers this run with that model; the next run and the agent keep theirs", async () => {
   // A pipe takes the fast path; `--tcp` after the command sends it to the full command.
-  for (const args of [["send", "--model", "other-model", "hi"], ["send", "-m", "other-model", "--tcp", "hi again"]]) {
+  for (const args of [
+    ["send", "--model", "other-model", "hi"],
+    ["send", "-m", "other-model", "--tcp", "hi again"],
+  ]) {
     const before = chatModels().length;
     const r = await cli(args);
     expect(r.stderr).toBe("");
@@ -47,7 +50,10 @@ test("--model answers this run with that model; the next run and the agent keep 
 test("an unknown model is refused with the known ones, and nothing is sent or written", async () => {
   const files = sessionFiles();
   const requests = fake.requests.length;
-  for (const args of [["send", "--model", "nope", "--new", "hello"], ["send", "--model", "nope", "--tcp", "--new", "hello"]]) {
+  for (const args of [
+    ["send", "--model", "nope", "--new", "hello"],
+    ["send", "--model", "nope", "--tcp", "--new", "hello"],
+  ]) {
     const r = await cli(args);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");

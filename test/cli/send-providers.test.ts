@@ -36,11 +36,19 @@ for (const flavour of ["google", "bedrock", "azure"] as const) {
       env.fake.script({ thinking: "pondering", text: "json answer", usage: { prompt: 40, completion: 7 } });
       const r = await cli(["send", "--json", "again"]);
       expect(r.code).toBe(0);
-      const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const events = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       const types = events.map((e) => e.type);
       expect(types.indexOf("thinking")).toBeGreaterThan(0);
       expect(types.indexOf("thinking")).toBeLessThan(types.indexOf("chunk"));
-      expect(events.filter((e) => e.type === "chunk").map((e) => e.content).join("")).toBe("json answer");
+      expect(
+        events
+          .filter((e) => e.type === "chunk")
+          .map((e) => e.content)
+          .join(""),
+      ).toBe("json answer");
       const end = events.at(-1);
       expect(end).toMatchObject({ type: "end", error: "", provider: "fake", model: "fake-model" });
       expect(end.usage.prompt_tokens).toBe(40);
@@ -54,7 +62,10 @@ for (const flavour of ["google", "bedrock", "azure"] as const) {
       );
       const r = await cli(["send", "--json", "run it"]);
       expect(r.code).toBe(0);
-      const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const events = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(events.find((e) => e.type === "tool_result")?.output).toContain("from-bash-tool");
       expect(events.at(-1)).toMatchObject({ type: "end", error: "" });
       const followUp = JSON.stringify(conversation(flavour, chats().at(-1)?.body));
@@ -85,7 +96,11 @@ for (const flavour of ["google", "bedrock", "azure"] as const) {
         home: env.daemon.home,
         onStdout: (soFar) => soFar.includes('"type":"chunk"') && cut.open(),
       });
-      const end = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).at(-1);
+      const end = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .at(-1);
       expect(end.type).toBe("end");
       expect(end.error).toContain("provider 'fake'");
       expect(chats().length - before).toBe(1);

@@ -19,7 +19,11 @@ afterAll(async () => {
 });
 
 type Event = { type: string; [key: string]: unknown };
-const events = (stdout: string): Event[] => stdout.trim().split("\n").map((l) => JSON.parse(l));
+const events = (stdout: string): Event[] =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 test("send hello prints the scripted answer and exits 0", async () => {
   s.fake.script({ text: "Hello from the fake model." });
@@ -37,10 +41,7 @@ test("--new starts the next seq for the same agent and sender", async () => {
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("ok\n");
   const files = s.sessionFiles("crab_user_");
-  expect(files.map((f) => f.name)).toEqual([
-    expect.stringMatching(/^crab_user_1(_.+)?\.jsonl$/),
-    expect.stringMatching(/^crab_user_2(_.+)?\.jsonl$/),
-  ]);
+  expect(files.map((f) => f.name)).toEqual([expect.stringMatching(/^crab_user_1(_.+)?\.jsonl$/), expect.stringMatching(/^crab_user_2(_.+)?\.jsonl$/)]);
   expect(files[1].messages).toEqual([
     { role: "user", content: "a fresh start" },
     { role: "assistant", content: "ok" },
@@ -66,8 +67,18 @@ test("--json prints every event in protocol order: start first, end last", async
   expect(evs.filter((e) => e.type === "start" || e.type === "end")).toHaveLength(2);
   const middle = evs.slice(1, -1);
   expect(new Set(middle.map((e) => e.type))).toEqual(new Set(["thinking", "chunk"]));
-  expect(middle.filter((e) => e.type === "chunk").map((e) => e.content).join("")).toBe("two words");
-  expect(middle.filter((e) => e.type === "thinking").map((e) => e.content).join("")).toBe("let me think");
+  expect(
+    middle
+      .filter((e) => e.type === "chunk")
+      .map((e) => e.content)
+      .join(""),
+  ).toBe("two words");
+  expect(
+    middle
+      .filter((e) => e.type === "thinking")
+      .map((e) => e.content)
+      .join(""),
+  ).toBe("let me think");
 });
 
 test("plain mode does not print thinking", async () => {
@@ -143,7 +154,10 @@ test("an argument with standard input on /dev/null or closed sends the argument 
   // runCli without stdin gives /dev/null.
   expect((await s.cli(["send", "--sender", "nullin", "from /dev/null"])).code).toBe(0);
   expect(s.lastUserMessage()).toBe("from /dev/null");
-  for (const args of [["send", "--sender", "nullin", "stdin closed"], ["send", "--sender", "nullin", "--", "stdin closed, full CLI"]]) {
+  for (const args of [
+    ["send", "--sender", "nullin", "stdin closed"],
+    ["send", "--sender", "nullin", "--", "stdin closed, full CLI"],
+  ]) {
     const proc = Bun.spawn(["bash", "-c", '"$@" <&-', "bash", process.execPath, MAIN, ...args], {
       env: { ...process.env, CRABTALK_HOME: s.daemon.home, NO_COLOR: "1" },
       stdout: "pipe",
@@ -156,7 +170,10 @@ test("an argument with standard input on /dev/null or closed sends the argument 
 
 test("an empty message with nothing piped is refused, as empty standard input is", async () => {
   const before = s.fake.requests.length;
-  for (const args of [["send", ""], ["send", "--", "  "]]) {
+  for (const args of [
+    ["send", ""],
+    ["send", "--", "  "],
+  ]) {
     const r = await s.cli(args);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe("crabtalk: empty message: give it as an argument or on standard input\n");
@@ -186,7 +203,9 @@ test("tool calls: events in order with --json, nothing extra in plain mode when 
   expect(at("tool_result")).toBeGreaterThan(types.lastIndexOf("tool_start"));
   expect(at("tools_complete")).toBeGreaterThan(at("tool_result"));
   expect(types.lastIndexOf("chunk")).toBeGreaterThan(at("tools_complete"));
-  const full = events(json.stdout).filter((e) => e.type === "tool_start").at(-1);
+  const full = events(json.stdout)
+    .filter((e) => e.type === "tool_start")
+    .at(-1);
   expect(full).toEqual({ type: "tool_start", calls: [{ id: "call_1", name: "bash", arguments: '{"command":"ls"}' }] });
   expect(events(json.stdout).find((e) => e.type === "tool_result")).toMatchObject({
     call_id: "call_1",
@@ -248,7 +267,10 @@ test("an unknown agent is refused before the run starts", async () => {
 });
 
 test("--tcp reaches the daemon through the port file", async () => {
-  for (const args of [["--tcp", "send", "--sender", "tcp", "over tcp"], ["send", "--sender", "tcp", "--tcp", "again"]]) {
+  for (const args of [
+    ["--tcp", "send", "--sender", "tcp", "over tcp"],
+    ["send", "--sender", "tcp", "--tcp", "again"],
+  ]) {
     const r = await s.cli(args);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("ok\n");

@@ -49,7 +49,10 @@ test("create prints the token once; list and tokens.json never show it; revoke r
 
   const list = await s.cli(["tokens", "list", "--json"]);
   const tokens = JSON.parse(list.stdout) as Listed[];
-  expect(tokens.map((t) => [t.name, t.scope]).sort()).toEqual([["ci", "read"], ["laptop", "operate"]]);
+  expect(tokens.map((t) => [t.name, t.scope]).sort()).toEqual([
+    ["ci", "read"],
+    ["laptop", "operate"],
+  ]);
   const laptop = tokens.find((t) => t.name === "laptop")!;
   expect(laptop.created_ms).toBeGreaterThanOrEqual(before - 1000);
   expect(laptop.last_used_ms).toBe(0);

@@ -2,12 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../../src/config/error.ts";
-import {
-  loadConfigFile,
-  parseConfigText,
-  requireActiveModel,
-  validateConfig,
-} from "../../src/config/load.ts";
+import { loadConfigFile, parseConfigText, requireActiveModel, validateConfig } from "../../src/config/load.ts";
 import { PROVIDER_KINDS } from "../../src/base/provider-kinds.ts";
 import { CONFIG_TEMPLATE } from "../../src/config/template.ts";
 import { tempDir } from "./tmp.ts";
@@ -132,9 +127,7 @@ describe("defaults", () => {
   });
 
   test("unknown keys and tables are ignored", () => {
-    const { config, raw } = parseConfigText(
-      '[provider.a]\napi_key = "k"\nmodels = ["m"]\nflavour = "spicy"\n[system.crab]\nmood = 3\n[whatever]\nx = 1\n',
-    );
+    const { config, raw } = parseConfigText('[provider.a]\napi_key = "k"\nmodels = ["m"]\nflavour = "spicy"\n[system.crab]\nmood = 3\n[whatever]\nx = 1\n');
     expect(config.provider.a).not.toHaveProperty("flavour");
     expect(config.system.crab).not.toHaveProperty("mood");
     expect(config).not.toHaveProperty("whatever");
@@ -164,9 +157,7 @@ describe("defaults", () => {
 
 describe("validation", () => {
   test("a provider without models", () => {
-    expect(errorOf('[provider.openai]\napi_key = "k"\n').message).toBe(
-      "config.toml: provider.openai.models: must list at least one model",
-    );
+    expect(errorOf('[provider.openai]\napi_key = "k"\n').message).toBe("config.toml: provider.openai.models: must list at least one model");
   });
 
   test("max_answer_bytes is between 1 and 12 MiB, so a Send reply always fits a frame; stream_idle_timeout not negative", () => {
@@ -183,15 +174,11 @@ describe("validation", () => {
   });
 
   test("a provider with an empty models list", () => {
-    expect(errorOf('[provider.openai]\napi_key = "k"\nmodels = []\n').message).toBe(
-      "config.toml: provider.openai.models: must list at least one model",
-    );
+    expect(errorOf('[provider.openai]\napi_key = "k"\nmodels = []\n').message).toBe("config.toml: provider.openai.models: must list at least one model");
   });
 
   test("bedrock needs a region; static keys come as a pair, else the AWS credential chain applies", () => {
-    expect(errorOf('[provider.aws]\nkind = "bedrock"\nmodels = ["m"]\n').message).toContain(
-      "provider.aws.region: required for kind 'bedrock'",
-    );
+    expect(errorOf('[provider.aws]\nkind = "bedrock"\nmodels = ["m"]\n').message).toContain("provider.aws.region: required for kind 'bedrock'");
     const half = errorOf('[provider.aws]\nkind = "bedrock"\nmodels = ["m"]\nregion = "us-east-1"\naccess_key = "AKID"\n').message;
     expect(half).toContain("provider.aws.secret_key: required for kind 'bedrock'");
     expect(half).not.toContain("region");
@@ -207,26 +194,18 @@ describe("validation", () => {
 
   test("other kinds need api_key or base_url", () => {
     for (const kind of ["openai", "anthropic", "google", "azure"]) {
-      expect(errorOf(`[provider.x]\nkind = "${kind}"\nmodels = ["m"]\n`).message).toBe(
-        `config.toml: provider.x: kind '${kind}' needs api_key or base_url`,
-      );
+      expect(errorOf(`[provider.x]\nkind = "${kind}"\nmodels = ["m"]\n`).message).toBe(`config.toml: provider.x: kind '${kind}' needs api_key or base_url`);
     }
     // base_url alone is enough (e.g. a local OpenAI-compatible server).
-    expect(parseConfigText('[provider.x]\nbase_url = "http://h"\nmodels = ["m"]\n').config.provider.x?.base_url).toBe(
-      "http://h",
-    );
+    expect(parseConfigText('[provider.x]\nbase_url = "http://h"\nmodels = ["m"]\n').config.provider.x?.base_url).toBe("http://h");
   });
 
   test("ollama needs nothing but models", () => {
-    expect(parseConfigText('[provider.o]\nkind = "ollama"\nmodels = ["llama3"]\n').config.provider.o?.models).toEqual([
-      "llama3",
-    ]);
+    expect(parseConfigText('[provider.o]\nkind = "ollama"\nmodels = ["llama3"]\n').config.provider.o?.models).toEqual(["llama3"]);
   });
 
   test("a model listed by two providers", () => {
-    const msg = errorOf(
-      '[provider.a]\napi_key = "k"\nmodels = ["gpt-4o"]\n[provider.b]\napi_key = "k"\nmodels = ["x", "gpt-4o"]\n',
-    ).message;
+    const msg = errorOf('[provider.a]\napi_key = "k"\nmodels = ["gpt-4o"]\n[provider.b]\napi_key = "k"\nmodels = ["x", "gpt-4o"]\n').message;
     expect(msg).toBe("config.toml: provider.b.models: duplicate model name 'gpt-4o' across providers");
   });
 
@@ -236,21 +215,15 @@ describe("validation", () => {
   });
 
   test("wrong value types name the key", () => {
-    expect(errorOf('[system.tasks]\nmax_concurrent = "four"\n').message).toBe(
-      "config.toml: system.tasks.max_concurrent: must be an integer",
-    );
+    expect(errorOf('[system.tasks]\nmax_concurrent = "four"\n').message).toBe("config.toml: system.tasks.max_concurrent: must be an integer");
     expect(errorOf("[system.crab]\nthinking = 1\n").message).toBe("config.toml: system.crab.thinking: must be true or false");
-    expect(errorOf("[provider.p]\nmodels = [1]\napi_key = 'k'\n").message).toBe(
-      "config.toml: provider.p.models[0]: must be a string",
-    );
-    expect(errorOf('[provider."my.llm"]\napi_key = "k"\nmodels = "m"\n').message).toBe(
-      'config.toml: provider."my.llm".models: must be an array of strings',
-    );
+    expect(errorOf("[provider.p]\nmodels = [1]\napi_key = 'k'\n").message).toBe("config.toml: provider.p.models[0]: must be a string");
+    expect(errorOf('[provider."my.llm"]\napi_key = "k"\nmodels = "m"\n').message).toBe('config.toml: provider."my.llm".models: must be an array of strings');
     expect(errorOf("provider = 3\n").message).toBe("config.toml: provider: must be a table");
   });
 
   test("a TOML syntax error names the line and column", () => {
-    const err = errorOf('[system.tasks]\nmax_concurrent = 4\nviewable_window = [\n');
+    const err = errorOf("[system.tasks]\nmax_concurrent = 4\nviewable_window = [\n");
     expect(err.message).toMatch(/^config\.toml: syntax error at line \d+, column \d+: /);
     const dup = errorOf("[env]\nA = '1'\nA = '2'\n");
     expect(dup.message).toStartWith("config.toml: syntax error at line 3, column 1:");
@@ -297,9 +270,7 @@ describe("loadConfigFile", () => {
     const model = path.join(dir, "model.gguf");
     const file = path.join(dir, "config.toml");
     fs.writeFileSync(file, '[provider.local]\nkind = "llama_cpp"\nmodel_path = "${MODELS}/model.gguf"\nmodels = ["m"]\n');
-    expect(() => loadConfigFile(file, { MODELS: dir })).toThrow(
-      `config.toml: provider.local.model_path: no file at '${model}'`,
-    );
+    expect(() => loadConfigFile(file, { MODELS: dir })).toThrow(`config.toml: provider.local.model_path: no file at '${model}'`);
     fs.writeFileSync(model, "");
     expect(loadConfigFile(file, { MODELS: dir }).config.provider.local?.model_path).toBe("${MODELS}/model.gguf");
   });

@@ -12,7 +12,13 @@ const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
 const isTable = (v: unknown): v is Table => v !== null && typeof v === "object" && !Array.isArray(v);
 
 const key = fc.constantFrom("a", "b", "model", "my key", "x.y");
-const scalar = fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -5, max: 5 }), fc.double({ min: 0, max: 10, noNaN: true }), fc.boolean(), fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }));
+const scalar = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.integer({ min: -5, max: 5 }),
+  fc.double({ min: 0, max: 10, noNaN: true }),
+  fc.boolean(),
+  fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
+);
 const table = fc.dictionary(key, scalar, { maxKeys: 3 });
 const doc = fc.dictionary(key, fc.oneof(scalar, table, fc.dictionary(key, table, { maxKeys: 2 })), { maxKeys: 4 });
 

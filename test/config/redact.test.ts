@@ -2,15 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { ConfigError } from "../../src/config/error.ts";
 import { parseConfigText, validateConfig } from "../../src/config/load.ts";
-import {
-  REDACTED,
-  redactConfigJson,
-  redactMcp,
-  redactProvider,
-  redactSecrets,
-  restoreMcpSecrets,
-  restoreRedacted,
-} from "../../src/config/redact.ts";
+import { REDACTED, redactConfigJson, redactMcp, redactProvider, redactSecrets, restoreMcpSecrets, restoreRedacted } from "../../src/config/redact.ts";
 
 const TEXT = `
 [provider.openai]
@@ -163,20 +155,14 @@ describe("restoreRedacted", () => {
       }
       throw new Error("expected a ConfigError");
     };
-    expect(attempt({ provider: { x: { api_key: REDACTED, models: ["m"] } } }).message).toBe(
-      "provider 'x': api_key is <redacted> but no value is stored",
-    );
+    expect(attempt({ provider: { x: { api_key: REDACTED, models: ["m"] } } }).message).toBe("provider 'x': api_key is <redacted> but no value is stored");
     // Same key of a different provider does not count.
-    expect(attempt({ provider: { ref2: { secret_key: REDACTED } } }).message).toBe(
-      "provider 'ref2': secret_key is <redacted> but no value is stored",
-    );
+    expect(attempt({ provider: { ref2: { secret_key: REDACTED } } }).message).toBe("provider 'ref2': secret_key is <redacted> but no value is stored");
     expect(attempt({ env: { NEW: REDACTED } }).message).toBe("env 'NEW': value is <redacted> but no value is stored");
-    expect(attempt({ mcps: { gh: { env: { OTHER: REDACTED } } } }).message).toBe(
-      "mcp 'gh': env.OTHER is <redacted> but no value is stored",
-    );
+    expect(attempt({ mcps: { gh: { env: { OTHER: REDACTED } } } }).message).toBe("mcp 'gh': env.OTHER is <redacted> but no value is stored");
   });
 
-  test("a \"__proto__\" key from client JSON stays a plain key", () => {
+  test('a "__proto__" key from client JSON stays a plain key', () => {
     const incoming = JSON.parse('{"env": {"__proto__": "x", "A": "<redacted>"}}') as Record<string, unknown>;
     const restored = restoreRedacted(incoming, { env: { A: "a" } });
     const env = restored.env as Record<string, unknown>;

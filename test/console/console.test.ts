@@ -265,7 +265,11 @@ test("a hostile model's markup, control characters and huge tool call are shown 
     await nav(hostile, "Chat").click();
     const markup = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\u0007\u001b[31mred\u0000`;
     env.fake.script(
-      { toolCalls: [{ id: "h1", name: '<b id="pwn-name">x</b>', arguments: JSON.stringify({ blob: `<svg onload="window.__pwned=3">${"A".repeat(8 * 1024)}` }) }] },
+      {
+        toolCalls: [
+          { id: "h1", name: '<b id="pwn-name">x</b>', arguments: JSON.stringify({ blob: `<svg onload="window.__pwned=3">${"A".repeat(8 * 1024)}` }) },
+        ],
+      },
       { text: `The model says ${markup} and ends.` },
     );
     await hostile.getByLabel("Message").fill("say something hostile");

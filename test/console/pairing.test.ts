@@ -113,7 +113,11 @@ test("after Log out, a login check still on its way cannot replace the reason a 
     const waited = parked.map(() => p.waitForResponse((r) => r.url().endsWith("/me")));
     for (const held of parked) await held.release();
     await Promise.all(waited);
-    await pageUntil(p, "two animation frames after the held answers", "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))");
+    await pageUntil(
+      p,
+      "two animation frames after the held answers",
+      "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+    );
     expect(await refusal.count()).toBe(1);
     expect(await p.getByText("Your login ended").count()).toBe(0);
   } finally {

@@ -115,7 +115,10 @@ test("a raw ListPackages (tag 22) answers an empty package_list (tag 14)", async
 });
 
 test("a client that disconnects mid-header or mid-frame costs nothing else", async () => {
-  for (const bytes of [[0, 0], [0, 0, 1, 0, 0x01, 0x02, 0x03]]) {
+  for (const bytes of [
+    [0, 0],
+    [0, 0, 1, 0, 0x01, 0x02, 0x03],
+  ]) {
     const conn = await RawConnection.open({ path: daemon.socket });
     conn.write(bytes);
     await Bun.sleep(20);

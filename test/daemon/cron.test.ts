@@ -15,8 +15,7 @@ let daemon: TestDaemon;
 let client: Client;
 let home: string;
 
-const cronRequests = () =>
-  fake.requests.filter((r) => r.body?.stream === true && JSON.stringify(r.body.messages).includes('<skill name=\\"tick\\">'));
+const cronRequests = () => fake.requests.filter((r) => r.body?.stream === true && JSON.stringify(r.body.messages).includes('<skill name=\\"tick\\">'));
 
 async function until(cond: () => boolean, ms = 5000): Promise<void> {
   for (const end = Date.now() + ms; !cond(); ) {
@@ -44,7 +43,9 @@ test("bad schedules, quiet times and sessions are refused", async () => {
   const r = await client.send({ agent: "crab", content: "hi", sender: "cron-bad" });
   expect((await daemonError(client.createCron({ schedule: "nope", skill: "tick", session: r.session }))).message).toStartWith("invalid cron schedule 'nope'");
   expect((await daemonError(client.createCron({ schedule: "* * * * *", skill: "tick", session: 9999n }))).code).toBe(404);
-  expect((await daemonError(client.createCron({ schedule: "* * * * *", skill: "tick", session: r.session, quietStart: "25:00", quietEnd: "07:00" }))).code).toBe(400);
+  expect(
+    (await daemonError(client.createCron({ schedule: "* * * * *", skill: "tick", session: r.session, quietStart: "25:00", quietEnd: "07:00" }))).code,
+  ).toBe(400);
   expect((await daemonError(client.deleteCron(77n))).message).toBe("cron 77 not found");
   expect(await client.listCrons()).toEqual([]);
 });

@@ -45,7 +45,11 @@ test("a tool's files get the umask the daemon was started with, not the daemon's
   const work = tempHome("crabtalk-umask-work-");
   homes.push(home, work);
   // The daemon is started under umask 022, as a login shell would; it keeps its own files 0600 all the same.
-  const daemon = await startDaemon({ home, config: providerConfig("openai", fake), command: ["/bin/sh", "-c", `umask 022 && exec "$0" "$@"`, process.execPath, MAIN] });
+  const daemon = await startDaemon({
+    home,
+    config: providerConfig("openai", fake),
+    command: ["/bin/sh", "-c", `umask 022 && exec "$0" "$@"`, process.execPath, MAIN],
+  });
   try {
     fake.script({ toolCalls: [{ id: "u1", name: "bash", arguments: JSON.stringify({ command: "touch made && stat -c %a made" }) }] }, { text: "done" });
     const client = await daemon.client();

@@ -88,7 +88,15 @@ test("an over-long sender is a 400 naming the field, and no file is made", async
     expect(err.message).toContain("sender is too long: 3000 bytes");
   }
   const stream = client.stream({ agent: "crab", content: "hi", sender: "é".repeat(100) });
-  expect((await errorOf((async () => { for await (const _ of stream); })())).code).toBe(400);
+  expect(
+    (
+      await errorOf(
+        (async () => {
+          for await (const _ of stream);
+        })(),
+      )
+    ).code,
+  ).toBe(400);
   expect(readdirSync(sessions()).filter((name) => name.includes("sss") || name.includes("éé"))).toEqual([]);
   // The longest allowed sender still makes a session, with a title that fits the file system.
   const longest = await client.send({ agent: "crab", content: "hi", sender: "s".repeat(128) });

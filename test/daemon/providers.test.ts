@@ -120,7 +120,10 @@ test("SetEnabled disables and enables names; never the active model's provider",
   expect((await client.listModels()).find((m) => m.name === "llama3")?.enabled).toBe(false);
   await client.setEnabled(ResourceKind.PROVIDER, "local", false); // once only
   expect(JSON.parse(await client.getConfig()).disabled.providers).toEqual(["local"]);
-  expect(await daemonError(client.setEnabled(ResourceKind.SKILL, "noisy", false))).toMatchObject({ code: 400, message: "cannot disable skill 'noisy': there is none" });
+  expect(await daemonError(client.setEnabled(ResourceKind.SKILL, "noisy", false))).toMatchObject({
+    code: 400,
+    message: "cannot disable skill 'noisy': there is none",
+  });
   mkdirSync(join(daemon.home, "local/skills/noisy"), { recursive: true });
   writeFileSync(join(daemon.home, "local/skills/noisy/SKILL.md"), "---\nname: noisy\ndescription: loud\n---\nShout.\n");
   await client.setEnabled(ResourceKind.SKILL, "noisy", false);
@@ -139,7 +142,9 @@ test("ListProviders says whether each key resolves in the daemon and from where,
   );
   await client.reload();
   const providers = await client.listProviders();
-  const keys = Object.fromEntries(providers.map((p) => [p.name, p.keys.map(({ field, resolved, source, vars, unset, required }) => ({ field, resolved, source, vars, unset, required }))]));
+  const keys = Object.fromEntries(
+    providers.map((p) => [p.name, p.keys.map(({ field, resolved, source, vars, unset, required }) => ({ field, resolved, source, vars, unset, required }))]),
+  );
   expect(keys).toEqual({
     openai: [{ field: "api_key", resolved: true, source: "config", vars: [], unset: [], required: true }],
     local: [],

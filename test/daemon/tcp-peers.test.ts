@@ -94,7 +94,10 @@ test("a flood of refused connections is logged a line a second with a count, not
     attempts++;
     await Bun.sleep(100);
   }
-  const logged = log().split("\n").slice(before).filter((l) => l.includes("refused a TCP connection"));
+  const logged = log()
+    .split("\n")
+    .slice(before)
+    .filter((l) => l.includes("refused a TCP connection"));
   expect(logged.length).toBeLessThan(attempts);
   expect(logged.some((l) => /also_refused=\d+/.test(l))).toBe(true);
   // The owner is still served.
@@ -148,7 +151,12 @@ test("both lookups, the kernel's and /proc/net/tcp's, name each peer's user, als
     port: 0,
     socket: {
       open(socket) {
-        const pair: TcpPair = { localAddress: socket.localAddress, localPort: socket.localPort, remoteAddress: socket.remoteAddress, remotePort: socket.remotePort };
+        const pair: TcpPair = {
+          localAddress: socket.localAddress,
+          localPort: socket.localPort,
+          remoteAddress: socket.remoteAddress,
+          remotePort: socket.remotePort,
+        };
         // The kernel answers at once, before the socket's first event.
         const viaKernel = kernel.uidOf(pair);
         void Promise.resolve(proc.uidOf(pair)).then((viaProc) => {

@@ -127,7 +127,7 @@ test("every .md file a comment in src/ or proto/ names exists in the repository"
   expect(mentions).toBeGreaterThan(100);
 }, 60_000); // parses every source file with the TypeScript compiler: seconds, more on a loaded machine
 
-test("every docs/<file>.md#anchor and docs/<file>.md \"Heading\" cited in src/, test/, bench/ or proto/ names a heading that exists", () => {
+test('every docs/<file>.md#anchor and docs/<file>.md "Heading" cited in src/, test/, bench/ or proto/ names a heading that exists', () => {
   const broken: string[] = [];
   let checked = 0;
   for (const [file, source] of text) {

@@ -37,7 +37,17 @@ function sections(markdown: string): Map<string, string> {
 test("every ClientMessage and ServerMessage variant is in docs/protocol.md with its tag and message", () => {
   const proto = read("proto/crabtalk.proto");
   const doc = read("docs/protocol.md");
-  const rows = new Set(doc.split("\n").filter((l) => l.startsWith("|")).map((l) => l.split("|").map((c) => c.trim()).join("|")));
+  const rows = new Set(
+    doc
+      .split("\n")
+      .filter((l) => l.startsWith("|"))
+      .map((l) =>
+        l
+          .split("|")
+          .map((c) => c.trim())
+          .join("|"),
+      ),
+  );
   const missing: string[] = [];
   for (const envelope of ["ClientMessage", "ServerMessage"]) {
     const variants = oneofVariants(proto, envelope);

@@ -22,8 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const ask = (...words: string[]) =>
-  runCommand(["python3", script, ...words], { env: { PATH: process.env.PATH, CRABTALK_HOME: s.daemon.home } });
+const ask = (...words: string[]) => runCommand(["python3", script, ...words], { env: { PATH: process.env.PATH, CRABTALK_HOME: s.daemon.home } });
 
 test("the documented raw client streams an answer", async () => {
   s.fake.script({ text: "Four, as always." });

@@ -29,7 +29,8 @@ import { startLlmDaemon, type LlmDaemon } from "../support/llm-daemon.ts";
 const SKIPPED: Record<string, string> = {
   "npm ci && npm start": "installs from the npm registry (network) and runs a daemon in the foreground",
   "npm ci && npm test": "the whole suite: .ci/run runs exactly this",
-  "curl -fsSL https://github.com/crabtalk/crabtalk/releases/latest/download/install.sh | sh": "downloads a release (network); test/install/ runs install.sh against a local release server",
+  "curl -fsSL https://github.com/crabtalk/crabtalk/releases/latest/download/install.sh | sh":
+    "downloads a release (network); test/install/ runs install.sh against a local release server",
   "crabtalk start": "installs a user service with the real service manager; test/service/ runs it against a fake one",
   "npm ci": "installs from the npm registry (network)",
   "npm start": "runs a daemon in the foreground until Ctrl-C; this test's daemon stands in for it",
@@ -131,7 +132,10 @@ const CHECKS: Record<string, (c: Context) => void> = {
       expect(readFileSync(join(c.repo, redirect), "utf8")).toContain(c.answer);
     } else if (/--json/.test(c.line)) {
       // `| jq -c 'select(.type=="end")'`: the one end event, without an error.
-      const events = c.result.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; error?: string });
+      const events = c.result.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; error?: string });
       expect(events.map((e) => e.type)).toEqual(["end"]);
       expect(events[0].error ?? "").toBe("");
     } else {

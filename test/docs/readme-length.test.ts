@@ -15,5 +15,10 @@ test(`README.md is at most ${MAX_LINES} lines, and opens with the two commands`,
   expect({ lines, fits: lines <= MAX_LINES }).toEqual({ lines, fits: true });
   // The first code block is the two commands CI runs the second of (.ci/run runs `npm test`).
   const first = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
-  expect(first.split("\n").filter(Boolean).map((l) => l.split("#")[0].trim())).toEqual(["npm ci && npm start", "npm ci && npm test"]);
+  expect(
+    first
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split("#")[0].trim()),
+  ).toEqual(["npm ci && npm start", "npm ci && npm test"]);
 });

@@ -66,7 +66,10 @@ test("<name> start, ps, mcp list, service logs, <name> stop", async () => {
   expect(await waitFor(() => existsSync(join(home, "run/echo.port")), 15000)).toBe(true);
   expect((await cli("ps")).stdout).toMatch(/^NAME\s+PORT\s+STATE\necho\s+\d+\s+running\n$/);
   // Discovery connects within a moment of the port file appearing.
-  const mcps = await until(async () => (await cli("mcp", "list")).stdout, (out) => /echo\s+connected/.test(out));
+  const mcps = await until(
+    async () => (await cli("mcp", "list")).stdout,
+    (out) => /echo\s+connected/.test(out),
+  );
   expect(mcps).toMatch(/echo\s+connected\s+1\s+run\/echo\.port\s+http:\/\/127\.0\.0\.1:\d+\/mcp/);
   expect((await cli("service", "logs", "echo")).stdout).toContain("echo: serving MCP on");
   expect((await cli("echo", "logs", "-n", "1")).stdout.trim().split("\n")).toHaveLength(1);

@@ -76,7 +76,10 @@ test("a port that accepts and never answers holds up no other component, and end
   const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   writeFileSync(join(run, "silent.port"), String(silent.port));
   renameSync(join(fx.env.daemon.home, "quick.port.aside"), join(run, "quick.port"));
-  const list = await until(() => client.listMcps(), (l) => l.some((m) => m.name === "quick" && m.status === McpStatus.CONNECTED));
+  const list = await until(
+    () => client.listMcps(),
+    (l) => l.some((m) => m.name === "quick" && m.status === McpStatus.CONNECTED),
+  );
   expect(list.find((m) => m.name === "quick")?.status).toBe(McpStatus.CONNECTED);
   expect(list.some((m) => m.name === "silent")).toBe(false); // its handshake is still waiting
   const stuck = await until(component("silent"), (m) => m !== undefined);

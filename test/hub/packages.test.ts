@@ -17,7 +17,7 @@ import { EVERYTHING_ENTRY } from "../runtime/mcp/support.ts";
 const skillsRepo = gitRepo({
   "greet/SKILL.md": "---\nname: greet\ndescription: Greet like a pirate\n---\n\nAlways greet with 'Ahoy from the package'.\n",
   "agents/helper.md": "You are the package helper. PACKAGE-HELPER-PROMPT\n",
-  "setup.sh": "echo setup line one\necho setup line two >&2\necho \"home is $CRABTALK_HOME\"\necho \"key is [$CRABTALK_TEST_API_KEY]\"\n",
+  "setup.sh": 'echo setup line one\necho setup line two >&2\necho "home is $CRABTALK_HOME"\necho "key is [$CRABTALK_TEST_API_KEY]"\n',
 });
 const promptRepo = gitRepo({ "setup.md": "PROMPT-FROM-FILE: set yourself up.\n" });
 const secretFile = join(mkdtempSync(join(tmpdir(), "crabtalk-secret-")), "secret.txt");
@@ -142,7 +142,18 @@ async function collect(events: AsyncIterable<HubEvent>): Promise<{ kind: string;
 const streamedSystem = () => JSON.stringify(fx.env.fake.requests.filter((r) => r.body?.stream === true).at(-1)!.body.messages);
 
 test("SearchHub syncs the hub and finds by keyword, description or name (a manifest that does not parse is left out)", async () => {
-  expect((await client.searchHub("test/")).map((p) => p.name)).toEqual(["test/broken", "test/clash", "test/crate", "test/kit", "test/mcponly", "test/nocmd", "test/optbranch", "test/prompted", "test/slow", "test/sneaky"]);
+  expect((await client.searchHub("test/")).map((p) => p.name)).toEqual([
+    "test/broken",
+    "test/clash",
+    "test/crate",
+    "test/kit",
+    "test/mcponly",
+    "test/nocmd",
+    "test/optbranch",
+    "test/prompted",
+    "test/slow",
+    "test/sneaky",
+  ]);
   const [only] = await client.searchHub("EVERYTHING-kw");
   expect(only).toMatchObject({ name: "test/mcponly", mcpCount: 1, installed: false, description: "Only an MCP server" });
   expect((await client.searchHub("pirate")).map((p) => p.name)).toEqual(["test/kit"]);
@@ -276,7 +287,10 @@ test("an install goes on to its end when the client goes away mid-stream", async
     if (e.event.case === "setupOutput") break; // "first": the script still sleeps
   }
   await leaving.close();
-  const names = await until(async () => (await client.listPackages()).map((p) => p.name), (n) => n.includes("test/slow"));
+  const names = await until(
+    async () => (await client.listPackages()).map((p) => p.name),
+    (n) => n.includes("test/slow"),
+  );
   expect(names).toContain("test/slow");
   await collect(client.uninstallPackage("test/slow"));
 });

@@ -18,7 +18,10 @@ const marker = `crabtalk-svc-${process.pid}`;
 const bin = echoComponentBin(marker);
 const hub = mkdtempSync(join(tmpdir(), "crabtalk-svchub-"));
 mkdirSync(join(hub, "test"));
-writeFileSync(join(hub, "test/echo.toml"), '[package]\ndescription = "an echo component"\n\n[commands.echo]\ndescription = "shouts"\nbin = "crabtalk-echo-test"\n');
+writeFileSync(
+  join(hub, "test/echo.toml"),
+  '[package]\ndescription = "an echo component"\n\n[commands.echo]\ndescription = "shouts"\nbin = "crabtalk-echo-test"\n',
+);
 // An npm package (a local one: tests need no registry) whose program is the example component.
 const npmPackage = mkdtempSync(join(tmpdir(), "crabtalk-npmpkg-"));
 mkdirSync(join(npmPackage, "bin"));
@@ -101,9 +104,15 @@ test("an npm command is installed with the Bun runtime into .cache/commands/<nam
   expect(pidsWith(dir).length).toBe(1);
   // A reinstall that fails leaves the working command in place.
   writeFileSync(join(hub, "test/npmecho.toml"), `[commands.npmecho]\nnpm = "npm-echo@file:${npmPackage}-missing"\n`);
-  expect((await daemonError((async () => {
-    for await (const _ of client.installPackage({ package: "test/npmecho", path: hub, force: true })) void _;
-  })())).code).toBe(500);
+  expect(
+    (
+      await daemonError(
+        (async () => {
+          for await (const _ of client.installPackage({ package: "test/npmecho", path: hub, force: true })) void _;
+        })(),
+      )
+    ).code,
+  ).toBe(500);
   expect(existsSync(join(dir, "node_modules/.bin/npm-echo"))).toBe(true);
   expect(existsSync(`${dir}.new`) || existsSync(`${dir}.old`)).toBe(false);
   for await (const _ of client.uninstallPackage("test/npmecho")) void _;

@@ -91,7 +91,10 @@ test("the daemon log says the same at each reload", async () => {
   const count = (t: string, what: string) => t.split(what).length - 1;
   const agent = `agent "../x" from t/names skipped`;
   const mcp = `MCP server "../y" from t/names skipped`;
-  const before = await until(async () => readFileSync(log, "utf8"), (t) => count(t, agent) > 0 && count(t, mcp) > 0);
+  const before = await until(
+    async () => readFileSync(log, "utf8"),
+    (t) => count(t, agent) > 0 && count(t, mcp) > 0,
+  );
   await client.reload();
   const after = await until(
     async () => readFileSync(log, "utf8"),

@@ -2,17 +2,7 @@
 // server: platform detection, checksums, atomic install and upgrade, every
 // failure leaving nothing behind, and the PATH line `uninstall` takes out.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, cleanup } from "../support/daemon.ts";
@@ -304,10 +294,9 @@ describe("failures leave nothing behind", () => {
         const name = new URL(req.url).pathname.split("/").pop();
         if (name === "SHA256SUMS") return new Response(`${sha256("x")}  crabtalk-linux-x64\n`);
         // Half a binary, then silence: the installer is still downloading when it is killed.
-        return new Response(
-          new ReadableStream({ start: (c) => c.enqueue(new Uint8Array(64 * 1024).fill(1)) }),
-          { headers: { "content-length": String(1024 * 1024) } },
-        );
+        return new Response(new ReadableStream({ start: (c) => c.enqueue(new Uint8Array(64 * 1024).fill(1)) }), {
+          headers: { "content-length": String(1024 * 1024) },
+        });
       },
     });
     try {

@@ -44,7 +44,7 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
     fetch: bodies.fetch,
     logLevel: "off",
   });
-  
+
   const ctx: ErrorContext = { baseUrl, secrets: [p.apiKey], bodies, classes: Anthropic };
   const out: unknown[] = [];
   try {
@@ -108,7 +108,13 @@ const sse = (...events: [string | null, unknown][]) =>
     events.map(([name, data]) => `${name === null ? "" : `event: ${name}\n`}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`).join(""),
     { headers: { "content-type": "text/event-stream" } },
   );
-const start = ["message_start", { type: "message_start", message: { id: "m", type: "message", role: "assistant", content: [], model: "claude-x", usage: { input_tokens: 5, output_tokens: 1 } } }] as [string, unknown];
+const start = [
+  "message_start",
+  {
+    type: "message_start",
+    message: { id: "m", type: "message", role: "assistant", content: [], model: "claude-x", usage: { input_tokens: 5, output_tokens: 1 } },
+  },
+] as [string, unknown];
 const block = ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }] as [string, unknown];
 const delta = (text: string) => ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }] as [string, unknown];
 const stop = [
@@ -118,8 +124,10 @@ const stop = [
 
 describe("a stream is read as the SDK read it", () => {
   const STREAMS: Record<string, () => Response> = {
-    "text with pings and unnamed messages among it": () => sse(start, ["ping", { type: "ping" }], block, delta("hel"), [null, "not JSON, and skipped"], delta("lo"), ...stop),
-    "an error event after output": () => sse(start, block, delta("a"), ["error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }]),
+    "text with pings and unnamed messages among it": () =>
+      sse(start, ["ping", { type: "ping" }], block, delta("hel"), [null, "not JSON, and skipped"], delta("lo"), ...stop),
+    "an error event after output": () =>
+      sse(start, block, delta("a"), ["error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }]),
     "an error event that is not JSON": () => sse(start, ["error", "upstream went away"]),
     "an invalid request error event": () => sse(["error", { type: "error", error: { type: "invalid_request_error", message: "bad" } }]),
     "an event whose data is not JSON": () => sse(start, ["content_block_delta", "{nope"]),
@@ -142,7 +150,8 @@ const REPLIES: Record<string, () => Response> = {
   "401 echoing the key": () => jsonReply(401, { type: "error", error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` } }),
   "403 empty": () => new Response("", { status: 403 }),
   "404 plain text": () => new Response("no such model", { status: 404 }),
-  "429 with retry-after": () => new Response(JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "slow" } }), { status: 429, headers: { "retry-after": "1" } }),
+  "429 with retry-after": () =>
+    new Response(JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "slow" } }), { status: 429, headers: { "retry-after": "1" } }),
   "500 HTML": () => new Response(`<html>${"oops ".repeat(100)}</html>`, { status: 500, headers: { "content-type": "text/html" } }),
   "529 overloaded": () => jsonReply(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }),
 };

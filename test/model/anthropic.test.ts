@@ -184,7 +184,13 @@ describe("request shape", () => {
     });
     expect(body.system).toBe("base\n\nextra");
     expect(body.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "q" }, { type: "text", text: "again" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "q" },
+          { type: "text", text: "again" },
+        ],
+      },
     ]);
   });
 });
@@ -201,9 +207,7 @@ describe("base URL", () => {
   test("kind openai with a base_url naming anthropic speaks the Messages API (docs/providers.md#routing-and-base-urls)", async () => {
     const { ModelRegistry } = await import("../../src/model/registry.ts");
     // A path segment makes the URL "contain anthropic" while still pointing at the fake.
-    const registry = new ModelRegistry([
-      { name: "proxy", kind: "openai", apiKey: KEY, baseUrl: `${fake.url}/anthropic`, models: ["claude-x"] },
-    ]);
+    const registry = new ModelRegistry([{ name: "proxy", kind: "openai", apiKey: KEY, baseUrl: `${fake.url}/anthropic`, models: ["claude-x"] }]);
     const resolved = registry.resolve("claude-x");
     expect(resolved.kind).toBe("anthropic");
     await resolved.model.complete(hello).catch(() => undefined);

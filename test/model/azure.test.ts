@@ -17,8 +17,7 @@ beforeEach(async () => {
 afterAll(() => fake?.stop());
 
 const hello = { model: "my-deployment", messages: [{ role: "user" as const, content: "hi" }] };
-const azure = (extra: { apiVersion?: string; maxRetries?: number } = {}) =>
-  modelFor({ kind: "azure", baseUrl: endpoint, ...extra }, "my-deployment");
+const azure = (extra: { apiVersion?: string; maxRetries?: number } = {}) => modelFor({ kind: "azure", baseUrl: endpoint, ...extra }, "my-deployment");
 
 test("a stream goes to the deployment route with api-version and the api-key header", async () => {
   fake.script({ text: "hello from azure", thinking: "hm" });

@@ -90,7 +90,10 @@ describe("credentials", () => {
       const model = modelFor({ kind: "bedrock", baseUrl: fake.url, region: "eu-west-1", apiKey: undefined }, MODEL);
       expect((await model.complete(hello)).content).toBe("signed with the chain");
     } finally {
-      for (const [key, value] of [["AWS_ACCESS_KEY_ID", saved.id], ["AWS_SECRET_ACCESS_KEY", saved.secret]] as const) {
+      for (const [key, value] of [
+        ["AWS_ACCESS_KEY_ID", saved.id],
+        ["AWS_SECRET_ACCESS_KEY", saved.secret],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }

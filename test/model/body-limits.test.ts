@@ -43,7 +43,10 @@ describe("wholeBodyText", () => {
 describe("errorBodyText", () => {
   test("a short body whole; a long one its first 64 KiB, the rest never read", async () => {
     expect(await errorBodyText(serving(['{"error":{"message":"x"}}'], 400).response)).toBe('{"error":{"message":"x"}}');
-    const { served, response } = serving(Array.from({ length: 100 }, () => "d".repeat(10_000)), 500);
+    const { served, response } = serving(
+      Array.from({ length: 100 }, () => "d".repeat(10_000)),
+      500,
+    );
     expect(await errorBodyText(response)).toBe("d".repeat(MAX_ERROR_BODY_BYTES));
     expect(served.reads).toBeLessThan(10);
     expect(served.cancelled).toBe(true);

@@ -32,9 +32,7 @@ test("routing prefixes (OpenRouter-style and Bedrock ids) are looked through", (
 test("unknown models get the default; an override wins over the family", () => {
   expect(contextLimit("my-finetune")).toBe(DEFAULT_CONTEXT_LIMIT);
   expect(contextLimit("gpt-4o", { "gpt-4o": 4096 })).toBe(4096);
-  const registry = new ModelRegistry([
-    { name: "local", kind: "ollama", models: ["tiny", "llama3.1:8b"], contextLimits: { tiny: 2048 } },
-  ]);
+  const registry = new ModelRegistry([{ name: "local", kind: "ollama", models: ["tiny", "llama3.1:8b"], contextLimits: { tiny: 2048 } }]);
   expect(registry.contextLimit("tiny")).toBe(2048);
   expect(registry.contextLimit("llama3.1:8b")).toBe(131_072);
 });

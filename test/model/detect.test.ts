@@ -25,9 +25,7 @@ describe("from the environment", () => {
 
   test("OPENAI_MODEL and OPENAI_BASE_URL are honoured", async () => {
     const d = await detectProviders({ OPENAI_API_KEY: "sk-1", OPENAI_MODEL: "deepseek-chat", OPENAI_BASE_URL: "https://api.deepseek.com" });
-    expect(d?.providers).toEqual([
-      { name: "openai", kind: "openai", apiKey: "sk-1", baseUrl: "https://api.deepseek.com", models: ["deepseek-chat"] },
-    ]);
+    expect(d?.providers).toEqual([{ name: "openai", kind: "openai", apiKey: "sk-1", baseUrl: "https://api.deepseek.com", models: ["deepseek-chat"] }]);
     expect(d?.activeModel).toBe("deepseek-chat");
   });
 
@@ -64,7 +62,12 @@ describe("from a local Ollama", () => {
       fetch: async (req) => {
         const path = new URL(req.url).pathname;
         if (path === "/api/tags") {
-          return Response.json({ models: [{ name: "qwen3:8b", model: "qwen3:8b" }, { name: "llama3:latest", model: "llama3:latest" }] });
+          return Response.json({
+            models: [
+              { name: "qwen3:8b", model: "qwen3:8b" },
+              { name: "llama3:latest", model: "llama3:latest" },
+            ],
+          });
         }
         // Ollama's OpenAI-compatible API, proxied to the fake.
         return fetch(chatOrigin + path, { method: req.method, headers: req.headers, body: await req.text() });

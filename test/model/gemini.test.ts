@@ -13,8 +13,7 @@ beforeEach(async () => {
 afterAll(() => fake?.stop());
 
 const hello = { model: "gemini-x", messages: [{ role: "user" as const, content: "hi" }] };
-const gemini = (settings: { baseUrl?: string; maxRetries?: number } = {}) =>
-  modelFor({ kind: "google", baseUrl: fake.url, ...settings }, "gemini-x");
+const gemini = (settings: { baseUrl?: string; maxRetries?: number } = {}) => modelFor({ kind: "google", baseUrl: fake.url, ...settings }, "gemini-x");
 
 describe("streaming", () => {
   test("text over streamGenerateContent?alt=sse assembles; usage maps", async () => {
@@ -131,9 +130,7 @@ describe("request shape", () => {
     expect(body.systemInstruction).toEqual({ parts: [{ text: "be brief" }], role: "user" });
     expect(body.tools).toEqual([
       {
-        functionDeclarations: [
-          { name: "bash", description: "run", parametersJsonSchema: { type: "object", properties: { command: { type: "string" } } } },
-        ],
+        functionDeclarations: [{ name: "bash", description: "run", parametersJsonSchema: { type: "object", properties: { command: { type: "string" } } } }],
       },
     ]);
     expect(body.contents).toEqual([

@@ -51,7 +51,7 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
           apiVersion: p.apiVersion || DEFAULT_AZURE_API_VERSION,
         })
       : new OpenAI({ ...common, baseURL: baseUrl });
-  
+
   const ctx: ErrorContext = { baseUrl, secrets: [p.apiKey], bodies, classes: OpenAI };
   const field = p.kind === "azure" || new URL(baseUrl).hostname === "api.openai.com" ? "max_completion_tokens" : "max_tokens";
   const limit = request.maxTokens === undefined ? {} : { [field]: request.maxTokens };
@@ -62,8 +62,14 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
     const options =
       p.kind === "azure"
         ? { signal: request.signal }
-        : { signal: request.signal, body: chatRequestJson(request, { ...limit, stream: true, stream_options: { include_usage: true } }), headers: { "content-type": "application/json" } };
-    const response = await client.chat.completions.create((p.kind === "azure" ? body : { model: request.model, messages: [], stream: true }) as never, options).asResponse();
+        : {
+            signal: request.signal,
+            body: chatRequestJson(request, { ...limit, stream: true, stream_options: { include_usage: true } }),
+            headers: { "content-type": "application/json" },
+          };
+    const response = await client.chat.completions
+      .create((p.kind === "azure" ? body : { model: request.model, messages: [], stream: true }) as never, options)
+      .asResponse();
     const chunks: unknown[] = [];
     for await (const chunk of Stream.fromSSEResponse(response, new AbortController(), client)) chunks.push(chunk);
     return chunks;
@@ -116,8 +122,7 @@ describe("the request on the wire is the SDK's", () => {
 });
 
 const json = jsonReply;
-const events = (...lines: string[]) =>
-  new Response(lines.map((l) => `data: ${l}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+const events = (...lines: string[]) => new Response(lines.map((l) => `data: ${l}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
 
@@ -135,7 +140,8 @@ const REPLIES: Record<string, () => Response> = {
 
 /** Errors inside an event stream, which only a streamed call reads as such. */
 const STREAM_REPLIES: Record<string, () => Response> = {
-  "an error object inside the stream": () => events(chunk({ content: "a" }), JSON.stringify({ error: { message: "server had an error", type: "server_error" } })),
+  "an error object inside the stream": () =>
+    events(chunk({ content: "a" }), JSON.stringify({ error: { message: "server had an error", type: "server_error" } })),
   "an invalid request error inside the stream": () => events(JSON.stringify({ error: { message: "nope", type: "invalid_request_error" } })),
   "an error string inside the stream": () => events(JSON.stringify({ error: "gone" })),
 };

@@ -103,9 +103,7 @@ describe("request shape (docs/agent-loop.md#model-request)", () => {
     expect(body.stream_options).toEqual({ include_usage: true });
     expect(body.reasoning_effort).toBe("high");
     expect(body.tool_choice).toBe("auto");
-    expect(body.tools).toEqual([
-      { type: "function", function: { name: "bash", description: "run", parameters: { type: "object", properties: {} } } },
-    ]);
+    expect(body.tools).toEqual([{ type: "function", function: { name: "bash", description: "run", parameters: { type: "object", properties: {} } } }]);
     expect(body.messages).toEqual([
       { role: "system", content: "be brief" },
       { role: "user", content: "" },

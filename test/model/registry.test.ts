@@ -32,12 +32,8 @@ describe("registry", () => {
 
   test("an unknown model fails with the list of known models", () => {
     const r = new ModelRegistry(providers);
-    expect(() => r.resolve("gpt-5")).toThrow(
-      new ModelNotFoundError("gpt-5", ["gpt-4o", "gpt-4o-mini", "claude-sonnet-4-5", "llama3"]),
-    );
-    expect(() => r.resolve("gpt-5")).toThrow(
-      "model 'gpt-5' not found in registry (known models: gpt-4o, gpt-4o-mini, claude-sonnet-4-5, llama3)",
-    );
+    expect(() => r.resolve("gpt-5")).toThrow(new ModelNotFoundError("gpt-5", ["gpt-4o", "gpt-4o-mini", "claude-sonnet-4-5", "llama3"]));
+    expect(() => r.resolve("gpt-5")).toThrow("model 'gpt-5' not found in registry (known models: gpt-4o, gpt-4o-mini, claude-sonnet-4-5, llama3)");
   });
 
   test("an empty registry says how to configure a provider", () => {

@@ -30,8 +30,7 @@ for (const { kind, start, settings } of servers) {
       fake = await start();
     });
     afterAll(() => fake?.stop());
-    const model = (extra: { maxRetries?: number; timeoutSecs?: number } = {}) =>
-      modelFor({ kind, baseUrl: fake.url, ...settings, ...extra });
+    const model = (extra: { maxRetries?: number; timeoutSecs?: number } = {}) => modelFor({ kind, baseUrl: fake.url, ...settings, ...extra });
 
     test("429 then success is retried (non-streaming)", async () => {
       fake.script({ error: { status: 429, message: "slow down" } }, { text: "finally" });

@@ -67,7 +67,7 @@ describe("sseMessages", () => {
 
   test("a message split across reads, CRLF cut between its CR and LF, multi-line data joined", async () => {
     const bytes = enc('event: x\r\ndata: {"a":\r\ndata: 1}\r\n\r\ndata: é😀\n\n');
-    const at = bytes.indexOf(10) ; // the LF after the first CR
+    const at = bytes.indexOf(10); // the LF after the first CR
     const reads = [bytes.slice(0, at), bytes.slice(at, at + 9), bytes.slice(at + 9)];
     expect(await ours(reads)).toEqual([
       { event: "x", data: '{"a":\n1}' },

@@ -54,11 +54,11 @@ const unknownFields = fc.array(
 function unknownBytes(fields: { no: number; kind: string; n: bigint; s: string }[]): Uint8Array {
   const w = new Writer();
   for (const f of fields) {
-    if (f.kind === "varint") (w.tag(f.no, 0), w.varint64(f.n));
-    else if (f.kind === "fixed64") (w.tag(f.no, 1), w.double(Number(f.n)));
-    else if (f.kind === "len") (w.tag(f.no, 2), w.string(f.s));
-    else if (f.kind === "fixed32") (w.tag(f.no, 5), w.varint(0), w.varint(0), w.varint(0), w.varint(0));
-    else (w.tag(f.no, 3), w.tag(1, 0), w.varint64(f.n), w.tag(f.no, 4));
+    if (f.kind === "varint") w.tag(f.no, 0), w.varint64(f.n);
+    else if (f.kind === "fixed64") w.tag(f.no, 1), w.double(Number(f.n));
+    else if (f.kind === "len") w.tag(f.no, 2), w.string(f.s);
+    else if (f.kind === "fixed32") w.tag(f.no, 5), w.varint(0), w.varint(0), w.varint(0), w.varint(0);
+    else w.tag(f.no, 3), w.tag(1, 0), w.varint64(f.n), w.tag(f.no, 4);
   }
   return w.finish();
 }
@@ -123,8 +123,7 @@ describe("active session ids read from a session list", () => {
   const { SessionList, ServerMessage } = Object.fromEntries(FAST_MESSAGES.map((m) => [m.typeName.split(".").pop(), m]));
 
   test("protobuf-es encode → the active ids decode finds, unknown fields anywhere", () => {
-    const withUnknown = (d: MessageDesc) =>
-      fc.tuple(arb(d), unknownFields, unknownFields).map(([init, before, after]) => ({ init, before, after }));
+    const withUnknown = (d: MessageDesc) => fc.tuple(arb(d), unknownFields, unknownFields).map(([init, before, after]) => ({ init, before, after }));
     fc.assert(
       fc.property(withUnknown(SessionList!), unknownFields, unknownFields, ({ init, before, after }, outerBefore, outerAfter) => {
         const list = concat(concat(unknownBytes(before), toBinary(pb.SessionListSchema, create(pb.SessionListSchema, init))), unknownBytes(after));
@@ -161,7 +160,10 @@ describe("active session ids read from a session list", () => {
     const list = (sessions: { id: bigint; active: boolean }[]) =>
       toBinary(pb.ServerMessageSchema, create(pb.ServerMessageSchema, { msg: { case: "sessions", value: { sessions } } }));
     const pong = toBinary(pb.ServerMessageSchema, create(pb.ServerMessageSchema, { msg: { case: "pong", value: {} } }));
-    const a = list([{ id: 3n, active: true }, { id: 4n, active: false }]);
+    const a = list([
+      { id: 3n, active: true },
+      { id: 4n, active: false },
+    ]);
     const b = list([{ id: 2n ** 64n - 1n, active: true }]);
     expect(activeSessionIds(concat(a, pong))).toBeUndefined();
     expect(activeSessionIds(concat(pong, a))).toEqual([3n]);

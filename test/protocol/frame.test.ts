@@ -17,28 +17,24 @@ function split(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 
 test("any sequence of frames, cut into arbitrary chunks, decodes to the same payloads in order", () => {
   fc.assert(
-    fc.property(
-      fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 20 }),
-      fc.array(fc.nat(), { maxLength: 40 }),
-      (payloads, cuts) => {
-        const stream = new Uint8Array(payloads.reduce((n, p) => n + 4 + p.length, 0));
-        let off = 0;
-        for (const p of payloads) {
-          stream.set(encodeFrame(p), off);
-          off += 4 + p.length;
+    fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 40 }), (payloads, cuts) => {
+      const stream = new Uint8Array(payloads.reduce((n, p) => n + 4 + p.length, 0));
+      let off = 0;
+      for (const p of payloads) {
+        stream.set(encodeFrame(p), off);
+        off += 4 + p.length;
+      }
+      const decoder = new FrameDecoder();
+      const out: number[][] = [];
+      for (const chunk of split(stream, cuts)) {
+        for (const e of decoder.push(chunk)) {
+          expect(e.kind).toBe("frame");
+          if (e.kind === "frame") out.push(Array.from(e.payload));
         }
-        const decoder = new FrameDecoder();
-        const out: number[][] = [];
-        for (const chunk of split(stream, cuts)) {
-          for (const e of decoder.push(chunk)) {
-            expect(e.kind).toBe("frame");
-            if (e.kind === "frame") out.push(Array.from(e.payload));
-          }
-        }
-        expect(out).toEqual(payloads.map((p) => Array.from(p)));
-        expect(decoder.pendingBytes).toBe(0);
-      },
-    ),
+      }
+      expect(out).toEqual(payloads.map((p) => Array.from(p)));
+      expect(decoder.pendingBytes).toBe(0);
+    }),
   );
 });
 

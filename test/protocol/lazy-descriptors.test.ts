@@ -7,14 +7,7 @@ import { expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { create, createFileRegistry, fromBinary, toBinary, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import * as generated from "../../src/protocol/gen/crabtalk_pb.ts";
-import {
-  ClientMessageSchema,
-  PingSchema,
-  PongSchema,
-  SendMsgSchema,
-  ServerMessageSchema,
-  file_crabtalk,
-} from "../../src/protocol/gen/crabtalk_pb.ts";
+import { ClientMessageSchema, PingSchema, PongSchema, SendMsgSchema, ServerMessageSchema, file_crabtalk } from "../../src/protocol/gen/crabtalk_pb.ts";
 import { decodeClientMessage, decodeServerMessage, encodeClientMessage, encodeServerMessage } from "../../src/protocol/codec.ts";
 import { ENUM_KEYS, FILE_KEYS, MESSAGE_KEYS } from "../../src/protocol/embedded-file.ts";
 

@@ -44,7 +44,15 @@ function rssMiB(pid: number): number {
 describe("a hostile web page", () => {
   test("Host variants of a rebound or spoofed name are refused; Origin variants of the console's own are foreign", async () => {
     const auth = { authorization: `Bearer ${readToken}` };
-    for (const host of [`localhost.:${port}`, `127.1:${port}`, `0x7f.1:${port}`, "127.0.0.1", `127.0.0.1:${port + 1}`, `localhost:${port}.evil.com`, `evil.localhost:${port}`]) {
+    for (const host of [
+      `localhost.:${port}`,
+      `127.1:${port}`,
+      `0x7f.1:${port}`,
+      "127.0.0.1",
+      `127.0.0.1:${port + 1}`,
+      `localhost:${port}.evil.com`,
+      `evil.localhost:${port}`,
+    ]) {
       expect({ host, status: (await upgradeStatus(base, { ...auth, host })).status }).toEqual({ host, status: 403 });
     }
     // Not names a page can rebind: the same machine.
@@ -69,7 +77,11 @@ describe("a hostile web page", () => {
   });
 
   test("cross-site form and text/plain posts to /login, /pair and /logout are refused, and log nobody out", async () => {
-    const login = await fetch(`${base}login`, { method: "POST", headers: { origin, "content-type": "application/json" }, body: JSON.stringify({ token: readToken }) });
+    const login = await fetch(`${base}login`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: JSON.stringify({ token: readToken }),
+    });
     const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
     for (const path of ["login", "pair", "logout"]) {
       for (const [type, body] of [
@@ -167,7 +179,9 @@ describe("a token holder", () => {
       },
       { what: "the daemon to stop reading the parked messages", timeoutMs: 30_000 },
     );
-    console.log(`rss ${before.toFixed(1)} → peak ${peak.toFixed(1)} MiB; ${(last / MiB).toFixed(0)} of ${((count * big.length) / MiB).toFixed(0)} MiB left unread`);
+    console.log(
+      `rss ${before.toFixed(1)} → peak ${peak.toFixed(1)} MiB; ${(last / MiB).toFixed(0)} of ${((count * big.length) / MiB).toFixed(0)} MiB left unread`,
+    );
     expect(last).toBeGreaterThan((count - 5) * big.length);
     expect(peak - before).toBeLessThan(100);
     channel.ws.close();

@@ -70,7 +70,12 @@ describe("[system.remote]", () => {
     writeFileSync(join(d.home, "config.toml"), `[system.remote]\nenabled = false\n`);
     await client.reload();
     expect((await client.getRemoteStatus()).url).toBe("");
-    expect(await fetch(before).then(() => "answered", () => "refused")).toBe("refused");
+    expect(
+      await fetch(before).then(
+        () => "answered",
+        () => "refused",
+      ),
+    ).toBe("refused");
     await client.close();
   });
 
@@ -92,10 +97,13 @@ describe("[system.remote]", () => {
   test('tls = "self-signed": a client pinning the printed fingerprint connects over wss://; the cookie is Secure', async () => {
     const d = await start(`[system.remote]\nenabled = true\nlisten = "127.0.0.1:0"\ntls = "self-signed"\n`);
     const local = await d.client();
-    const status = await until(async () => {
-      const s = await local.getRemoteStatus();
-      return s.url ? s : undefined;
-    }, { what: "the TLS listener" });
+    const status = await until(
+      async () => {
+        const s = await local.getRemoteStatus();
+        return s.url ? s : undefined;
+      },
+      { what: "the TLS listener" },
+    );
     expect(status.tls).toBe(true);
     expect(status.url).toStartWith("https://127.0.0.1:");
     expect(status.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
@@ -114,7 +122,12 @@ describe("[system.remote]", () => {
     await client.close();
     // A wrong pin refuses the server.
     const wrongPin = status.fingerprint.replace(/^../, status.fingerprint.startsWith("00") ? "11" : "00");
-    expect(await pinnedCertificate(url.hostname, Number(url.port), wrongPin).then(() => "trusted", () => "refused")).toBe("refused");
+    expect(
+      await pinnedCertificate(url.hostname, Number(url.port), wrongPin).then(
+        () => "trusted",
+        () => "refused",
+      ),
+    ).toBe("refused");
     const login = await fetch(`${status.url}login`, {
       method: "POST",
       headers: { origin: status.url.replace(/\/$/, "") },

@@ -16,7 +16,11 @@ afterAll(async () => {
   if (daemon) cleanup(daemon.home);
 });
 
-const code = (p: Promise<unknown>) => p.then(() => 0, (e: DaemonError) => e.code);
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 0,
+    (e: DaemonError) => e.code,
+  );
 
 test("create, list (never the secret), revoke", async () => {
   const before = Date.now();

@@ -29,7 +29,7 @@ test("rules: the tool part is a glob too; patterns see bash's command or the com
   expect(matchingRules(["bash"], call("bash", { command: "ls" }))).toEqual(["bash"]);
   expect(matchingRules(["bash:rm *", "bash:*sudo *"], call("bash", { command: "  rm -rf x  " }))).toEqual(["bash:rm *"]);
   expect(matchingRules(["*"], call("remember", { key: "k" }))).toEqual(["*"]);
-  expect(matchingRules(["mcp:*\"delete*"], call("mcp", { name: "fs", args: { tool: "delete_file" } }))).toEqual(['mcp:*"delete*']);
+  expect(matchingRules(['mcp:*"delete*'], call("mcp", { name: "fs", args: { tool: "delete_file" } }))).toEqual(['mcp:*"delete*']);
   expect(matchingRules(["bash"], call("ask_user", {}))).toEqual([]);
   expect(mainArgument({ name: "remember", arguments: '{ "key" :  "k" }' })).toBe('{"key":"k"}');
   expect(mainArgument({ name: "bash", arguments: "not json" })).toBe("not json");

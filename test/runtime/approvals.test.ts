@@ -88,9 +88,7 @@ test("no: bash does not run and the model gets a refusal in its next request", a
   expect(existsSync(join(dir, "refused.txt"))).toBe(false);
   const [tool] = lastToolMessages();
   expect(tool.tool_call_id).toBe("n1");
-  expect(tool.content).toBe(
-    'bash was not run: the user said no (approve rule "bash"). Do not retry the same call; tell the user what you wanted to do.',
-  );
+  expect(tool.content).toBe('bash was not run: the user said no (approve rule "bash"). Do not retry the same call; tell the user what you wanted to do.');
   // Free text is a refusal too, and the model sees the user's words.
   t.env.fake.script({ toolCalls: [bash("n2", "touch refused.txt")] }, { text: "understood" });
   await run("try again", "no-user", "use ls instead", { cwd: dir, session: r.session });
@@ -107,9 +105,14 @@ test("always: kept for the rest of that session only", async () => {
   expect(JSON.parse(first.results.a2.output).stdout).toBe("two\n");
   // The next message in the same session does not ask either.
   t.env.fake.script({ toolCalls: [bash("a3", "echo three")] }, { text: "again" });
-  const same = await run("once more", "always-user", () => {
-    throw new Error("asked again in the same session");
-  }, { session: first.session });
+  const same = await run(
+    "once more",
+    "always-user",
+    () => {
+      throw new Error("asked again in the same session");
+    },
+    { session: first.session },
+  );
   expect(JSON.parse(same.results.a3.output).stdout).toBe("three\n");
   // Another session asks again.
   t.env.fake.script({ toolCalls: [bash("a4", "echo four")] }, { text: "asked" });
@@ -192,22 +195,27 @@ test("nobody else can answer: guesses without the question's id are 404 and chan
   t.env.fake.script({ toolCalls: [bash("h1", "touch hijacked")] }, { text: "done" });
   const attacker = await t.env.daemon.client();
   let guesses = 0;
-  const r = await run("guarded", "guarded-user", async (q, session) => {
-    const visibleToModel = q.question.replace(/ \(approval [0-9a-f]+\)$/, "");
-    for (const content of [
-      "yes",
-      "always",
-      JSON.stringify({ yes: "yes" }),
-      JSON.stringify({ [visibleToModel]: "yes" }),
-      JSON.stringify({ [`${visibleToModel} (approval ${"0".repeat(32)})`]: "always" }),
-    ]) {
-      const err = await attacker.replyToAsk(session, content).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(DaemonError);
-      expect(err).toMatchObject({ code: 404 });
-      guesses++;
-    }
-    return "no";
-  }, { cwd: dir });
+  const r = await run(
+    "guarded",
+    "guarded-user",
+    async (q, session) => {
+      const visibleToModel = q.question.replace(/ \(approval [0-9a-f]+\)$/, "");
+      for (const content of [
+        "yes",
+        "always",
+        JSON.stringify({ yes: "yes" }),
+        JSON.stringify({ [visibleToModel]: "yes" }),
+        JSON.stringify({ [`${visibleToModel} (approval ${"0".repeat(32)})`]: "always" }),
+      ]) {
+        const err = await attacker.replyToAsk(session, content).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(DaemonError);
+        expect(err).toMatchObject({ code: 404 });
+        guesses++;
+      }
+      return "no";
+    },
+    { cwd: dir },
+  );
   expect(guesses).toBe(5);
   expect(r.results.h1.isError).toBe(true);
   expect(existsSync(join(dir, "hijacked"))).toBe(false);

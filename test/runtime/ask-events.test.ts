@@ -54,7 +54,10 @@ test("ReplyToAsk for a session with no pending question is 404", async () => {
 test("ask_user in a Send run fails: there is no stream to carry the question", async () => {
   t.env.fake.script({ toolCalls: [askCall("s1")] }, { text: "fine" });
   await t.client.send({ agent: "crab", content: "ask me", sender: "sender-mode" });
-  const tool = t.env.fake.requests.filter((r) => r.body?.stream).at(-1)!.body.messages.find((m: { role: string }) => m.role === "tool");
+  const tool = t.env.fake.requests
+    .filter((r) => r.body?.stream)
+    .at(-1)!
+    .body.messages.find((m: { role: string }) => m.role === "tool");
   expect(tool.content).toBe("ask_user is only available in streaming mode");
 });
 
@@ -110,21 +113,31 @@ test("a subscriber sees every event of two concurrent sessions, tagged with agen
   await untilSubscribed(t.client, seen);
   t.env.fake.script(
     // The tools sleep so that both sessions' first requests take the two tool turns.
-    { toolCalls: [{ id: "e1", name: "bash", arguments: JSON.stringify({ command: "echo one; sleep 0.3" }) }], usage: { prompt: 1500, completion: 20, cacheHit: 1000 } },
+    {
+      toolCalls: [{ id: "e1", name: "bash", arguments: JSON.stringify({ command: "echo one; sleep 0.3" }) }],
+      usage: { prompt: 1500, completion: 20, cacheHit: 1000 },
+    },
     { toolCalls: [{ id: "e2", name: "bash", arguments: JSON.stringify({ command: "echo two; sleep 0.3\necho more" }) }] },
   );
   const c1 = await t.env.daemon.client();
   const c2 = await t.env.daemon.client();
   const runs = [
-    (async () => { for await (const e of c1.stream({ agent: "crab", content: "first", sender: "ev1" })) if (e.event.case === "start") return e.event.value.session; })(),
-    (async () => { for await (const e of c2.stream({ agent: "second", content: "second", sender: "ev2" })) if (e.event.case === "start") return e.event.value.session; })(),
+    (async () => {
+      for await (const e of c1.stream({ agent: "crab", content: "first", sender: "ev1" })) if (e.event.case === "start") return e.event.value.session;
+    })(),
+    (async () => {
+      for await (const e of c2.stream({ agent: "second", content: "second", sender: "ev2" })) if (e.event.case === "start") return e.event.value.session;
+    })(),
   ];
   // Both streams are read to their end by a second pass below.
   const sessions = await Promise.all(runs);
   await until(() => sessions.every((s) => seen.some((e) => e.session === s && e.kind === AgentEventKind.DONE)), {
     what: "both runs' events at the subscriber",
   });
-  for (const [agent, session] of [["crab", sessions[0]], ["second", sessions[1]]] as const) {
+  for (const [agent, session] of [
+    ["crab", sessions[0]],
+    ["second", sessions[1]],
+  ] as const) {
     const mine = seen.filter((e) => e.session === session);
     expect(mine.every((e) => e.agent === agent)).toBe(true);
     const kinds = mine.map((e) => e.kind);
@@ -139,7 +152,10 @@ test("a subscriber sees every event of two concurrent sessions, tagged with agen
     expect(JSON.parse(result.toolOutput).exit_code).toBe(0);
     expect(result.toolIsError).toBe(false);
     expect(mine.every((e) => !Number.isNaN(Date.parse(e.timestamp)) && e.timestamp.endsWith("Z"))).toBe(true);
-    const text = mine.filter((e) => e.kind === AgentEventKind.TEXT_DELTA).map((e) => e.content).join("");
+    const text = mine
+      .filter((e) => e.kind === AgentEventKind.TEXT_DELTA)
+      .map((e) => e.content)
+      .join("");
     expect(text).toBe("ok");
   }
   const dones = seen.filter((e) => e.kind === AgentEventKind.DONE).map((e) => e.content);

@@ -48,6 +48,12 @@ test("a delegated run's fallback notice reaches the daemon log", async () => {
   }
   expect(JSON.parse(output)).toEqual([{ agent: "helper", result: "found it on the backup", error: null }]);
   const log = () => readFileSync(join(daemon.home, "logs", "daemon.log"), "utf8");
-  const line = await until(() => log().split("\n").find((l) => l.includes("falling back to 'backup-model'")), { what: "the delegated run's fallback notice in daemon.log" });
+  const line = await until(
+    () =>
+      log()
+        .split("\n")
+        .find((l) => l.includes("falling back to 'backup-model'")),
+    { what: "the delegated run's fallback notice in daemon.log" },
+  );
   expect(line).toContain("model 'fake-model' (provider 'fake') failed");
 });

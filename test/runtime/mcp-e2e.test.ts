@@ -78,7 +78,16 @@ test("SetLocalMcps replaces the list (keeping a redacted env value) and reconnec
   expect(manifest).not.toContain("broken");
   expect((await client.listMcps()).map((m) => [m.name, m.status])).toEqual([["everything", McpStatus.CONNECTED]]);
   expect((await daemonError(client.setLocalMcps([{ name: "", command: "x" }]))).code).toBe(400);
-  expect((await daemonError(client.setLocalMcps([{ name: "a", command: "x" }, { name: "a", command: "y" }]))).code).toBe(400);
+  expect(
+    (
+      await daemonError(
+        client.setLocalMcps([
+          { name: "a", command: "x" },
+          { name: "a", command: "y" },
+        ]),
+      )
+    ).code,
+  ).toBe(400);
 });
 
 test("a disabled server is not connected, and its tools are gone", async () => {

@@ -19,14 +19,20 @@ async function results(content: string, sender: string) {
 
 test("remember writes an entry file; recall finds it; forget removes it", async () => {
   t.env.fake.script(
-    { toolCalls: [call("r1", "remember", { name: "Luna's Vet Appointment!", description: "vet appointment for Luna the cat", content: "Tuesday at 10, Dr. Ortiz" })] },
+    {
+      toolCalls: [
+        call("r1", "remember", { name: "Luna's Vet Appointment!", description: "vet appointment for Luna the cat", content: "Tuesday at 10, Dr. Ortiz" }),
+      ],
+    },
     { toolCalls: [call("r2", "recall", { query: "when is the vet appointment" })] },
     { text: "noted" },
   );
   const r = await results("remember the vet", "mem");
   expect(r.r1).toEqual(expect.objectContaining({ output: "remembered: Luna's Vet Appointment!", isError: false }));
   const file = join(t.env.daemon.home, "memory/entries/luna-s-vet-appointment.md");
-  expect(readFileSync(file, "utf8")).toBe("---\nname: Luna's Vet Appointment!\ndescription: vet appointment for Luna the cat\n---\n\nTuesday at 10, Dr. Ortiz\n");
+  expect(readFileSync(file, "utf8")).toBe(
+    "---\nname: Luna's Vet Appointment!\ndescription: vet appointment for Luna the cat\n---\n\nTuesday at 10, Dr. Ortiz\n",
+  );
   expect(r.r2.output).toBe("## Luna's Vet Appointment!\nvet appointment for Luna the cat\n\nTuesday at 10, Dr. Ortiz");
 
   t.env.fake.script({ toolCalls: [call("f1", "forget", { name: "Luna's Vet Appointment!" }), call("f2", "recall", { query: "zebra" })] }, { text: "gone" });

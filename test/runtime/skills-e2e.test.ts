@@ -61,7 +61,12 @@ test("a slash command expands the skill into the message, and that is what is st
 test("the skill tool loads a skill fresh from disk and lists matches", async () => {
   writeSkill("greet", "Say hello nicely", "Greet with 'Ahoy there', edited.");
   env.fake.script(
-    { toolCalls: [{ id: "s1", name: "skill", arguments: JSON.stringify({ name: "greet" }) }, { id: "s2", name: "skill", arguments: JSON.stringify({ name: "" }) }] },
+    {
+      toolCalls: [
+        { id: "s1", name: "skill", arguments: JSON.stringify({ name: "greet" }) },
+        { id: "s2", name: "skill", arguments: JSON.stringify({ name: "" }) },
+      ],
+    },
     { text: "loaded" },
   );
   const results: Record<string, { output: string; isError: boolean }> = {};

@@ -55,7 +55,17 @@ test("a bash call runs in the session's cwd; its output reaches the client and t
   expect(JSON.parse(toolMessage.content)).toEqual(output);
   expect(toolMessage.tool_call_id).toBe("b1");
   // The model is offered the built-in tools, sorted by name.
-  expect(lastStreamBody().tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["ask_user", "bash", "delegate", "forget", "mcp", "memory", "recall", "remember", "skill"]);
+  expect(lastStreamBody().tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+    "ask_user",
+    "bash",
+    "delegate",
+    "forget",
+    "mcp",
+    "memory",
+    "recall",
+    "remember",
+    "skill",
+  ]);
 });
 
 test("three calls in one step run concurrently and report in completion order", async () => {
@@ -85,7 +95,9 @@ test("three calls in one step run concurrently and report in completion order", 
   const order = events.map((e) => e.case);
   expect(order.indexOf("toolsComplete")).toBeGreaterThan(order.lastIndexOf("toolResult"));
   // Results go back to the model in call order.
-  const toolIds = lastStreamBody().messages.filter((m: { role: string }) => m.role === "tool").map((m: { tool_call_id: string }) => m.tool_call_id);
+  const toolIds = lastStreamBody()
+    .messages.filter((m: { role: string }) => m.role === "tool")
+    .map((m: { tool_call_id: string }) => m.tool_call_id);
   expect(toolIds.slice(-3)).toEqual(["slow", "fast", "mid"]);
   // Each duration is that call's own.
   expect(Number(results[0].durationMs)).toBeLessThan(Number(results[2].durationMs));
@@ -102,7 +114,11 @@ test("a bash command that never ends is killed at its timeout with all its child
   if (result.case !== "toolResult") throw new Error("no result");
   expect(result.value.isError).toBe(true);
   expect(JSON.parse(result.value.output)).toEqual({ stdout: "", stderr: "bash timed out after 1 seconds", exit_code: -1 });
-  const left = () => Bun.spawnSync(["ps", "-eo", "pid,args"]).stdout.toString().split("\n").filter((l) => l.includes(marker) && !l.includes("ps -eo"));
+  const left = () =>
+    Bun.spawnSync(["ps", "-eo", "pid,args"])
+      .stdout.toString()
+      .split("\n")
+      .filter((l) => l.includes(marker) && !l.includes("ps -eo"));
   await until(() => left().length === 0, { what: "the timed-out command's processes to be gone" });
 });
 
@@ -133,7 +149,13 @@ test("bash output beyond the cap is cut and marked", async () => {
 
 test("invalid arguments and unknown tools are error results, nothing runs", async () => {
   env.fake.script(
-    { toolCalls: [{ id: "x1", name: "bash", arguments: '{"cmd": 1}' }, { id: "x2", name: "teleport", arguments: "{}" }, { id: "x3", name: "bash", arguments: "not json" }] },
+    {
+      toolCalls: [
+        { id: "x1", name: "bash", arguments: '{"cmd": 1}' },
+        { id: "x2", name: "teleport", arguments: "{}" },
+        { id: "x3", name: "bash", arguments: "not json" },
+      ],
+    },
     { text: "ok then" },
   );
   const results = (await run("bad args")).filter((e) => e.case === "toolResult").map((e) => (e.case === "toolResult" ? e.value : undefined)!);
@@ -161,7 +183,10 @@ test("a scoped agent's call outside its scope is refused and its side effect nev
   await client.createAgent("scoped", JSON.stringify({ skills: ["some-skill"] }));
   const file = join(work, "delegated-was-here");
   // `scoped` has a skill scope and no members: delegate is outside its whitelist.
-  env.fake.script({ toolCalls: [{ id: "d1", name: "delegate", arguments: JSON.stringify({ tasks: [{ agent: "helper", message: "touch it" }] }) }] }, { text: "ok" });
+  env.fake.script(
+    { toolCalls: [{ id: "d1", name: "delegate", arguments: JSON.stringify({ tasks: [{ agent: "helper", message: "touch it" }] }) }] },
+    { text: "ok" },
+  );
   env.fake.script({ toolCalls: [bash("h1", `touch ${file}`)] }, { text: "helper done" });
   const events = await run("delegate please", { agent: "scoped" });
   const result = events.find((e) => e.case === "toolResult")!;
@@ -170,7 +195,15 @@ test("a scoped agent's call outside its scope is refused and its side effect nev
   // The scope block tells it its limits, and only whitelisted tools are offered.
   const body = env.fake.requests.filter((r) => r.body?.stream === true).find((r) => JSON.stringify(r.body.messages).includes("delegate please"))!.body;
   expect(body.messages[0].content).toContain("<scope>\nskills: some-skill\n</scope>");
-  expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["ask_user", "bash", "forget", "memory", "recall", "remember", "skill"]);
+  expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+    "ask_user",
+    "bash",
+    "forget",
+    "memory",
+    "recall",
+    "remember",
+    "skill",
+  ]);
   // The helper's turns were never used: take them back off the script.
   env.fake.script();
   await client.send({ agent: "crab", content: "drain", sender: "drain" }).catch(() => {});
@@ -182,13 +215,33 @@ test("delegation to a member returns its answer; a non-member is refused and nev
   await client.createAgent("boss", JSON.stringify({ members: ["helper", "ghost"] }));
   await client.createAgent("outsider", "{}");
   const file = join(work, "outsider-was-here");
-  env.fake.script({ toolCalls: [{ id: "n1", name: "delegate", arguments: JSON.stringify({ tasks: [{ agent: "outsider", message: `touch ${file}` }] }) }] }, { text: "refused" });
+  env.fake.script(
+    { toolCalls: [{ id: "n1", name: "delegate", arguments: JSON.stringify({ tasks: [{ agent: "outsider", message: `touch ${file}` }] }) }] },
+    { text: "refused" },
+  );
   let events = await run("use the outsider", { agent: "boss" });
   let result = events.find((e) => e.case === "toolResult")!;
   expect(result.case === "toolResult" && result.value).toMatchObject({ isError: true, output: "agent 'outsider' is not in your members list" });
   expect(existsSync(file)).toBe(false);
 
-  env.fake.script({ toolCalls: [{ id: "m1", name: "delegate", arguments: JSON.stringify({ tasks: [{ agent: "helper", message: "say hi" }, { agent: "ghost", message: "boo" }] }) }] }, { text: "helper says hi" }, { text: "summary" });
+  env.fake.script(
+    {
+      toolCalls: [
+        {
+          id: "m1",
+          name: "delegate",
+          arguments: JSON.stringify({
+            tasks: [
+              { agent: "helper", message: "say hi" },
+              { agent: "ghost", message: "boo" },
+            ],
+          }),
+        },
+      ],
+    },
+    { text: "helper says hi" },
+    { text: "summary" },
+  );
   events = await run("use the helper", { agent: "boss" });
   result = events.find((e) => e.case === "toolResult")!;
   if (result.case !== "toolResult") throw new Error("no result");
@@ -222,7 +275,11 @@ test("delegated tasks respect max_concurrent (1 here): they never overlap", asyn
   expect(parsed.map((p) => p.result).sort()).toEqual(["first finished", "second finished"]);
   const helperFiles = readdirSync(join(env.daemon.home, "sessions")).filter((f) => f.startsWith("helper_delegate_"));
   const toolOutputs = helperFiles
-    .flatMap((f) => readFileSync(join(env.daemon.home, "sessions", f), "utf8").trim().split("\n"))
+    .flatMap((f) =>
+      readFileSync(join(env.daemon.home, "sessions", f), "utf8")
+        .trim()
+        .split("\n"),
+    )
     .map((l) => JSON.parse(l))
     .filter((l) => l.role === "tool")
     .map((l) => JSON.parse(l.content));

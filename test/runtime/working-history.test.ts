@@ -12,7 +12,11 @@ const message: fc.Arbitrary<Message> = fc.oneof(
   fc.record({ role: fc.constant("user" as const), content: text }),
   fc.record({ role: fc.constant("user" as const), content: text, injected: fc.constant(true) }),
   fc.record({ role: fc.constant("assistant" as const), content: text, reasoning: fc.option(text, { nil: undefined }) }),
-  fc.record({ role: fc.constant("assistant" as const), content: fc.constant(""), toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text }), { maxLength: 2 }) }),
+  fc.record({
+    role: fc.constant("assistant" as const),
+    content: fc.constant(""),
+    toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text }), { maxLength: 2 }),
+  }),
   fc.record({ role: fc.constant("tool" as const), content: text, toolCallId: text, name: text }),
 );
 type Op = { push: Message[] } | { drop: true } | { compact: string } | { reload: true };
@@ -41,7 +45,22 @@ test("historyTokens equals historyTokenEstimate whatever runs did to the history
     {
       numRuns: 3000,
       // Found by this property: injected context pushed after a compaction shrank the history must still be dropped.
-      examples: [[[{ push: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }] }, { drop: true }, { compact: "s" }, { push: [{ role: "user", content: "i", injected: true }] }, { drop: true }]]],
+      examples: [
+        [
+          [
+            {
+              push: [
+                { role: "user", content: "a" },
+                { role: "assistant", content: "b" },
+              ],
+            },
+            { drop: true },
+            { compact: "s" },
+            { push: [{ role: "user", content: "i", injected: true }] },
+            { drop: true },
+          ],
+        ],
+      ],
     },
   );
 });

@@ -21,7 +21,9 @@ function setup() {
   const write = (name: string, ...messages: [string, string][]) =>
     writeFileSync(
       join(sessions, name),
-      [JSON.stringify(newSessionMeta(name.split("_")[0], name.split("_")[1])), ...messages.map(([role, content]) => JSON.stringify({ role, content }))].join("\n") + "\n",
+      [JSON.stringify(newSessionMeta(name.split("_")[0], name.split("_")[1])), ...messages.map(([role, content]) => JSON.stringify({ role, content }))].join(
+        "\n",
+      ) + "\n",
     );
   const warnings: string[] = [];
   const open = () => new ConversationIndex(sessions, join(home, "index/conversations.json"), { warn: (m) => warnings.push(m) });

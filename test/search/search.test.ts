@@ -110,7 +110,10 @@ test("after a restart the snapshot is used: unchanged files are not read again, 
   appendFileSync(changed, `${JSON.stringify({ role: "user", content: "remember the wombatrota" })}\n`);
   // A symlink posing as a conversation is never followed.
   const outside = join(home, "outside.txt");
-  writeFileSync(outside, `${JSON.stringify({ agent: "crab", created_by: "x", created_at: "2026-01-01T00:00:00Z" })}\n{"role":"user","content":"secretplatypus"}\n`);
+  writeFileSync(
+    outside,
+    `${JSON.stringify({ agent: "crab", created_by: "x", created_at: "2026-01-01T00:00:00Z" })}\n{"role":"user","content":"secretplatypus"}\n`,
+  );
   symlinkSync(outside, join(sessions, "crab_mallory_1.jsonl"));
 
   daemon = await startDaemon({ home, config: config() });

@@ -17,12 +17,20 @@ const sandbox = { kind: "bwrap" as const, command: bwrap, spec: { writable: [], 
 /** Parent pid, process group and session of a host process. */
 function stat(pid: number): { ppid: number; pgid: number; sid: number } {
   const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const [ppid, pgid, sid] = text.slice(text.lastIndexOf(")") + 2).split(" ").slice(1, 4).map(Number);
+  const [ppid, pgid, sid] = text
+    .slice(text.lastIndexOf(")") + 2)
+    .split(" ")
+    .slice(1, 4)
+    .map(Number);
   return { ppid, pgid, sid };
 }
 /** Host processes whose command line starts with `marker` (the command renamed by exec -a). */
 function pidsOf(marker: string): number[] {
-  return Bun.spawnSync(["pgrep", "-f", `^${marker}`]).stdout.toString().split("\n").filter(Boolean).map(Number);
+  return Bun.spawnSync(["pgrep", "-f", `^${marker}`])
+    .stdout.toString()
+    .split("\n")
+    .filter(Boolean)
+    .map(Number);
 }
 
 test("the sandbox's first process stays in the call's group; the command alone leads a new session; a Kill ends them all", async () => {

@@ -71,7 +71,9 @@ test("a sandboxed bash cannot read config.toml or anything of the crabtalk home"
 });
 
 test("it can write inside its working directory and the writable paths, not outside them", async () => {
-  const r = await bash(`echo in > inside.txt && echo ok-inside; echo w > ${allowed}/allowed.txt && echo ok-allowed; echo x > ${outside}/escaped.txt || echo refused-outside; echo y > "$CRABTALK_HOME/planted" || echo refused-home`);
+  const r = await bash(
+    `echo in > inside.txt && echo ok-inside; echo w > ${allowed}/allowed.txt && echo ok-allowed; echo x > ${outside}/escaped.txt || echo refused-outside; echo y > "$CRABTALK_HOME/planted" || echo refused-home`,
+  );
   expect(r.stdout.split("\n")).toEqual(["ok-inside", "ok-allowed", "refused-outside", "refused-home", ""]);
   expect(r.stderr).toContain("Read-only file system");
   expect(readFileSync(join(work, "inside.txt"), "utf8")).toBe("in\n");
@@ -112,7 +114,7 @@ test("network stays on by default and is off for an agent with network = false",
   expect((await bash(probe, { agent: "offline" })).stdout.trim()).toBe("unreachable");
 });
 
-test("an agent with sandbox = \"off\" runs unsandboxed although the system requires it", async () => {
+test('an agent with sandbox = "off" runs unsandboxed although the system requires it', async () => {
   const r = await bash(`cat "$CRABTALK_HOME/config.toml" > /dev/null && echo readable`, { agent: "trusted" });
   expect(r.stdout.trim()).toBe("readable");
 });

@@ -51,11 +51,7 @@ test("crabtalk send --agent crab from a scoped agent's bash is refused; no crab 
 });
 
 test("a member runs; reconfiguring the daemon and reading events are refused", async () => {
-  const r = await viaBash(
-    "scoped",
-    `${cli} send --agent helper "hello member"; ${cli} reload 2>&1; ${cli} sessions 2>&1`,
-    { text: "helper answer" },
-  );
+  const r = await viaBash("scoped", `${cli} send --agent helper "hello member"; ${cli} reload 2>&1; ${cli} sessions 2>&1`, { text: "helper answer" });
   expect(r.stdout).toContain("helper answer");
   expect(r.stdout).toContain("Reload is not allowed from the tools of scoped agent 'scoped'");
   expect(r.stdout).toContain("Sessions is not allowed from the tools of scoped agent 'scoped'");

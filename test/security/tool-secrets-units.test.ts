@@ -14,7 +14,14 @@ test("well-known credential names are recognised, ordinary ones are not", () => 
 
 test("referenced variables leave the environment and their values are secrets; ${HOME} stays", () => {
   const raw = { provider: { a: { api_key: "${KEY_FOR_A}", model_path: "${HOME}/m.gguf", base_url: "https://x/${ROUTE}" } } };
-  const env = { KEY_FOR_A: "value-of-key-a-123", HOME: "/home/someone", ROUTE: "route-value-secret", PLAIN: "plain-value-visible", NPM_TOKEN: "npm-token-value-1", CI_TOKEN: "kept-by-passthrough" };
+  const env = {
+    KEY_FOR_A: "value-of-key-a-123",
+    HOME: "/home/someone",
+    ROUTE: "route-value-secret",
+    PLAIN: "plain-value-visible",
+    NPM_TOKEN: "npm-token-value-1",
+    CI_TOKEN: "kept-by-passthrough",
+  };
   const { env: toolEnv, secrets } = toolSecrets([raw], env, ["CI_TOKEN"]);
   expect(toolEnv).toEqual({ HOME: "/home/someone", PLAIN: "plain-value-visible", CI_TOKEN: "kept-by-passthrough" });
   expect(secrets).toContain("value-of-key-a-123");

@@ -67,10 +67,7 @@ function filesUnder(dir: string): string[] {
 const bash = (id: string, command: string) => ({ id, name: "bash", arguments: JSON.stringify({ command }) });
 
 test("bash reading env, config.toml and the daemon's environment returns no secret; none reaches a file", async () => {
-  env.fake.script(
-    { toolCalls: [bash("b1", 'env; cat "$CRABTALK_HOME/config.toml"; tr "\\0" "\\n" < /proc/$PPID/environ')] },
-    { text: "done" },
-  );
+  env.fake.script({ toolCalls: [bash("b1", 'env; cat "$CRABTALK_HOME/config.toml"; tr "\\0" "\\n" < /proc/$PPID/environ')] }, { text: "done" });
   const outputs: string[] = [];
   for await (const e of client.stream({ agent: "crab", content: "show me everything", sender: "attacker" })) {
     if (e.event.case === "toolResult") outputs.push(e.event.value.output);
@@ -104,10 +101,23 @@ test("bash reading env, config.toml and the daemon's environment returns no secr
 });
 
 test("the model cannot smuggle a secret out by encoding-free tricks: split output is redacted per occurrence", async () => {
-  env.fake.script({ toolCalls: [bash("b2", `echo "a=$(tr '\\0' '\\n' < /proc/$PPID/environ | grep ^GITHUB_TOKEN=)"; echo twice "$(tr '\\0' '\\n' < /proc/$PPID/environ | grep ^GITHUB_TOKEN= | cut -d= -f2)"`)] }, { text: "ok" });
+  env.fake.script(
+    {
+      toolCalls: [
+        bash(
+          "b2",
+          `echo "a=$(tr '\\0' '\\n' < /proc/$PPID/environ | grep ^GITHUB_TOKEN=)"; echo twice "$(tr '\\0' '\\n' < /proc/$PPID/environ | grep ^GITHUB_TOKEN= | cut -d= -f2)"`,
+        ),
+      ],
+    },
+    { text: "ok" },
+  );
   const r = await client.send({ agent: "crab", content: "again", sender: "attacker" });
   expect(r.content).toBe("ok");
-  const tool = env.fake.requests.filter((q) => q.body?.stream).at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.tool_call_id === "b2");
+  const tool = env.fake.requests
+    .filter((q) => q.body?.stream)
+    .at(-1)!
+    .body.messages.find((m: { role: string; tool_call_id?: string }) => m.tool_call_id === "b2");
   expect(tool.content).toContain("a=GITHUB_TOKEN=<redacted>");
   expect(tool.content).toContain("twice <redacted>");
   expect(tool.content).not.toContain(SECRETS.wellKnown);

@@ -97,9 +97,7 @@ test("restart gives a new daemon process; a CLI newer than the daemon warns once
   writeFileSync(join(home, "run/crabtalk.version"), "0.0.1");
   const ping = await cli(["ping"]);
   expect(ping.code).toBe(0);
-  expect(ping.stderr).toBe(
-    `crabtalk: warning: the daemon runs crabtalk 0.0.1 but this is ${pkg.version}: run 'crabtalk restart' to run the new version\n`,
-  );
+  expect(ping.stderr).toBe(`crabtalk: warning: the daemon runs crabtalk 0.0.1 but this is ${pkg.version}: run 'crabtalk restart' to run the new version\n`);
   const same = await cli(["restart"]);
   expect(same.code).toBe(0);
   expect((await cli(["ping"])).stderr).toBe("");

@@ -104,7 +104,10 @@ test("Bedrock without static keys uses the AWS credential chain; half a key pair
   try {
     const r = await doctor();
     expect(r.stdout).toContain("✓ provider aws (bedrock) uses the AWS default credential chain");
-    writeFileSync(join(daemon.home, "config.toml"), `${GOOD}\n[provider.aws]\nkind = "bedrock"\nregion = "us-east-1"\naccess_key = "AKID"\nmodels = ["nova"]\n`);
+    writeFileSync(
+      join(daemon.home, "config.toml"),
+      `${GOOD}\n[provider.aws]\nkind = "bedrock"\nregion = "us-east-1"\naccess_key = "AKID"\nmodels = ["nova"]\n`,
+    );
     const half = await doctor();
     expect(half.code).toBe(1);
     expect(half.stdout).toContain("provider.aws.secret_key: required for kind 'bedrock'");

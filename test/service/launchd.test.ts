@@ -39,12 +39,7 @@ test("start writes the agent plist and bootstraps it in the user's GUI domain; s
     expect(plist).toContain(`<key>StandardErrorPath</key>\n\t<string>${home}/logs/daemon.out</string>`);
     // launchd's own tools (plutil) are macOS-only; Python's plistlib is a strict
     // parser of the same XML format, so the file is read back whole by it.
-    const parsed = Bun.spawnSync([
-      "python3",
-      "-c",
-      "import json,plistlib,sys; print(json.dumps(plistlib.load(open(sys.argv[1],'rb'))))",
-      plistPath,
-    ]);
+    const parsed = Bun.spawnSync(["python3", "-c", "import json,plistlib,sys; print(json.dumps(plistlib.load(open(sys.argv[1],'rb'))))", plistPath]);
     expect(parsed.stderr.toString()).toBe("");
     const dict = JSON.parse(parsed.stdout.toString());
     expect(dict.Label).toBe(LABEL);

@@ -114,7 +114,10 @@ test("working in the user's home, bash still cannot see or write its credential 
   writeFileSync(join(user, ".ssh/id_ed25519"), "PRIVATE KEY MATERIAL");
   mkdirSync(join(user, ".crabtalk"));
   writeFileSync(join(user, ".crabtalk/config.toml"), "# the default home's config");
-  const r = await pwdOf("crab", "echo $(ls -A .ssh | wc -l) $(ls -A .crabtalk | wc -l); cat .ssh/id_ed25519; echo planted > .ssh/planted || echo refused; echo ok > note.txt && echo wrote");
+  const r = await pwdOf(
+    "crab",
+    "echo $(ls -A .ssh | wc -l) $(ls -A .crabtalk | wc -l); cat .ssh/id_ed25519; echo planted > .ssh/planted || echo refused; echo ok > note.txt && echo wrote",
+  );
   expect(r.stdout).toBe("0 0\nrefused\nwrote\n");
   expect(readFileSync(join(user, ".ssh/id_ed25519"), "utf8")).toBe("PRIVATE KEY MATERIAL");
   expect(readFileSync(join(user, "note.txt"), "utf8")).toBe("ok\n");
@@ -129,7 +132,10 @@ test("an agent's cwd key is where its runs without cwd work; a cwd the client se
 });
 
 test("a delegated task runs where its agent's runs do: the agent's cwd, else the user's home", async () => {
-  for (const [agent, expected] of [["plain", user], ["worker", work]] as const) {
+  for (const [agent, expected] of [
+    ["plain", user],
+    ["worker", work],
+  ] as const) {
     const from = fake.requests.length;
     const delegate = { id: "d1", name: "delegate", arguments: JSON.stringify({ tasks: [{ agent, message: "run pwd" }] }) };
     fake.script({ toolCalls: [delegate] }, PWD, { text: "task done" }, { text: "all done" });
@@ -208,7 +214,9 @@ test("crabtalk start refuses a [system.crab] cwd that names no directory, naming
     writeFileSync(join(other, "config.toml"), `${providerConfig("openai", fake, 'cwd = "~/missing"')}\n`);
     const r = await runCli(["start"], { home: other, env: { HOME: user } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`config.toml: system.crab.cwd: no directory at '${user}/missing' (fix ${join(other, "config.toml")}, then run crabtalk start again)`);
+    expect(r.stderr).toContain(
+      `config.toml: system.crab.cwd: no directory at '${user}/missing' (fix ${join(other, "config.toml")}, then run crabtalk start again)`,
+    );
   } finally {
     cleanup(other);
   }

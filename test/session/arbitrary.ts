@@ -4,23 +4,17 @@ import fc from "fast-check";
 import type { Message, ToolCall } from "../../src/model/types.ts";
 import type { StoredMessage } from "../../src/session/jsonl.ts";
 
-const text = fc.oneof(fc.string({ unit: "binary" }), fc.string(), fc.constant(""), fc.constant("line\nbreak \"q\" \\ {}"));
+const text = fc.oneof(fc.string({ unit: "binary" }), fc.string(), fc.constant(""), fc.constant('line\nbreak "q" \\ {}'));
 
 const toolCall: fc.Arbitrary<ToolCall> = fc.record({ id: text, name: text, arguments: text });
 
 export const message: fc.Arbitrary<StoredMessage> = fc.oneof(
-  fc.record(
-    { role: fc.constant("user" as const), content: text, sender: text, injected: fc.boolean() },
-    { requiredKeys: ["role", "content"] },
-  ),
+  fc.record({ role: fc.constant("user" as const), content: text, sender: text, injected: fc.boolean() }, { requiredKeys: ["role", "content"] }),
   fc.record(
     { role: fc.constant("assistant" as const), content: text, reasoning: text, toolCalls: fc.array(toolCall, { maxLength: 3 }) },
     { requiredKeys: ["role", "content"] },
   ),
-  fc.record(
-    { role: fc.constant("tool" as const), content: text, toolCallId: text, name: text },
-    { requiredKeys: ["role", "content", "toolCallId"] },
-  ),
+  fc.record({ role: fc.constant("tool" as const), content: text, toolCallId: text, name: text }, { requiredKeys: ["role", "content", "toolCallId"] }),
 );
 
 /** What a message looks like after a write and a load. */

@@ -68,9 +68,7 @@ describe("listConversations (docs/sessions.md#listing-killing-deleting)", () => 
 
   test("agent and sender: names starting with {agent}_{sender slug}_", async () => {
     const dir = await fixture();
-    expect((await listConversations(dir, "crab", "TG:42", NOW)).map((c) => path.basename(c.filePath))).toEqual([
-      "crab_tg-42_1.jsonl",
-    ]);
+    expect((await listConversations(dir, "crab", "TG:42", NOW)).map((c) => path.basename(c.filePath))).toEqual(["crab_tg-42_1.jsonl"]);
     expect((await listConversations(dir, "crab", "user", NOW)).map((c) => c.seq)).toEqual([2, 1]);
   });
 

@@ -20,9 +20,7 @@ describe("createNextSessionFile", () => {
     const dir = tempDir();
     const files = await Promise.all(Array.from({ length: 20 }, () => createNextSessionFile(dir, newSessionMeta("crab", "user"))));
     expect(new Set(files).size).toBe(20);
-    expect(files.map((f) => path.basename(f)).sort()).toEqual(
-      Array.from({ length: 20 }, (_, i) => `crab_user_${i + 1}.jsonl`).sort(),
-    );
+    expect(files.map((f) => path.basename(f)).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `crab_user_${i + 1}.jsonl`).sort());
     await Promise.all(files.map((f, i) => appendMessages(f, [{ role: "user", content: `only in ${i}` }])));
     for (const [i, f] of files.entries()) {
       expect((await loadSessionFile(f)).messages).toEqual([{ role: "user", content: `only in ${i}` }]);
@@ -52,9 +50,7 @@ describe("createNextSessionFile", () => {
     fs.symlinkSync(dir, alias);
     try {
       // Two lock keys: the scans race, so some links meet a name taken after the scan.
-      const files = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => createNextSessionFile(i % 2 ? alias : dir, newSessionMeta("crab", "user"))),
-      );
+      const files = await Promise.all(Array.from({ length: 30 }, (_, i) => createNextSessionFile(i % 2 ? alias : dir, newSessionMeta("crab", "user"))));
       const names = files.map((f) => path.basename(f));
       expect(new Set(names).size).toBe(30);
       expect(fs.readdirSync(dir).sort()).toEqual(names.sort());

@@ -14,7 +14,12 @@ describe("per-message estimate (docs/agent-loop.md#when-it-runs)", () => {
   });
 
   test('a list estimates to the sum of its messages ("hello" + "world" → 2)', () => {
-    expect(messagesTokenEstimate([{ role: "user", content: "hello" }, { role: "assistant", content: "world" }])).toBe(2);
+    expect(
+      messagesTokenEstimate([
+        { role: "user", content: "hello" },
+        { role: "assistant", content: "world" },
+      ]),
+    ).toBe(2);
   });
 
   test("an empty message estimates to 1", () => {
@@ -38,7 +43,17 @@ describe("compaction trigger estimate (docs/agent-loop.md#when-it-runs)", () => 
     expect(historyTokenEstimate(history)).toBe(3); // 15 / 4
     expect(historyTokenEstimate([])).toBe(0);
     // Unlike the per-message estimate, there is no minimum and no per-message rounding.
-    expect(historyTokenEstimate([{ role: "user", content: "ab" }, { role: "user", content: "cd" }])).toBe(1);
-    expect(messagesTokenEstimate([{ role: "user", content: "ab" }, { role: "user", content: "cd" }])).toBe(2);
+    expect(
+      historyTokenEstimate([
+        { role: "user", content: "ab" },
+        { role: "user", content: "cd" },
+      ]),
+    ).toBe(1);
+    expect(
+      messagesTokenEstimate([
+        { role: "user", content: "ab" },
+        { role: "user", content: "cd" },
+      ]),
+    ).toBe(2);
   });
 });

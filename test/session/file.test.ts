@@ -203,7 +203,10 @@ describe("writing", () => {
   test("appending nothing persistable writes nothing", async () => {
     const file = await newFile();
     const before = fs.readFileSync(file, "utf8");
-    await appendMessages(file, [{ role: "user", content: "ctx", injected: true }, { role: "system", content: "s" }]);
+    await appendMessages(file, [
+      { role: "user", content: "ctx", injected: true },
+      { role: "system", content: "s" },
+    ]);
     expect(fs.readFileSync(file, "utf8")).toBe(before);
   });
 
@@ -256,7 +259,7 @@ describe("writing", () => {
     const file = await newFile();
     await appendMessages(file, [user("q")]);
     fs.appendFileSync(file, "{torn"); // the repair's newline goes first
-    const answer: AssistantMessage = { role: "assistant", content: `${"é\"".repeat(6 * 1024 * 1024)}😀`, partial: "error" };
+    const answer: AssistantMessage = { role: "assistant", content: `${'é"'.repeat(6 * 1024 * 1024)}😀`, partial: "error" };
     expect(answer.content.indexOf("😀")).toBeGreaterThan(0); // flattened, as an answer in the history is
     Bun.gc(true);
     const rss = vm("VmRSS");
@@ -407,7 +410,10 @@ describe("property", () => {
         const file = path.join(dir, `crab_user_${++n}.jsonl`);
         await createSessionFile(file, meta());
         for (const batch of batches) await appendMessages(file, batch);
-        const expected = batches.flat().filter((m) => !isInjected(m)).map(asStored);
+        const expected = batches
+          .flat()
+          .filter((m) => !isInjected(m))
+          .map(asStored);
         expect((await loadSessionFile(file)).messages).toEqual(expected);
       }),
       { numRuns: 200 },

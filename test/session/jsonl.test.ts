@@ -51,16 +51,16 @@ describe("message JSON round trips (docs/sessions.md#file-format)", () => {
 describe("JSON layout (docs/sessions.md#file-format)", () => {
   test("lines match the spec example byte for byte", () => {
     expect(messageToLine({ role: "user", content: "list files" })).toBe('{"role":"user","content":"list files"}');
-    expect(
-      messageToLine({ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"ls"}' }] }),
-    ).toBe('{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\\"command\\":\\"ls\\"}"}}]}');
+    expect(messageToLine({ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"ls"}' }] })).toBe(
+      '{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\\"command\\":\\"ls\\"}"}}]}',
+    );
     expect(messageToLine({ role: "tool", content: "out", toolCallId: "c1", name: "bash" })).toBe(
       '{"role":"tool","content":"out","name":"bash","tool_call_id":"c1"}',
     );
     expect(compactMarkerToLine("summary")).toBe('{"compact":"summary"}');
-    expect(
-      metaToLine({ agent: "crab", created_by: "alice", created_at: "2026-04-02T10:00:00Z", title: "", uptime_secs: 3 }),
-    ).toBe('{"agent":"crab","created_by":"alice","created_at":"2026-04-02T10:00:00Z","title":"","uptime_secs":3}');
+    expect(metaToLine({ agent: "crab", created_by: "alice", created_at: "2026-04-02T10:00:00Z", title: "", uptime_secs: 3 })).toBe(
+      '{"agent":"crab","created_by":"alice","created_at":"2026-04-02T10:00:00Z","title":"","uptime_secs":3}',
+    );
   });
 
   test("empty keys are omitted, including empty id/name/arguments of a tool call", () => {
@@ -104,7 +104,20 @@ describe("JSON layout (docs/sessions.md#file-format)", () => {
   });
 
   test("garbage, blank, unknown roles and wrongly typed keys are not entries", () => {
-    for (const line of ["", "   ", "{", '{"role":"assistant","content":"to', "[]", "42", '"x"', "{}", '{"role":"system","content":"s"}', '{"role":"wizard"}', '{"role":"user","content":5}', '{"role":"assistant","tool_calls":{}}']) {
+    for (const line of [
+      "",
+      "   ",
+      "{",
+      '{"role":"assistant","content":"to',
+      "[]",
+      "42",
+      '"x"',
+      "{}",
+      '{"role":"system","content":"s"}',
+      '{"role":"wizard"}',
+      '{"role":"user","content":5}',
+      '{"role":"assistant","tool_calls":{}}',
+    ]) {
       expect(parseEntryLine(line)).toBeUndefined();
     }
   });

@@ -1,13 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import {
-  latestSessionFile,
-  nextSeq,
-  parseSessionFileName,
-  sessionFileName,
-  withTitleSlug,
-} from "../../src/session/names.ts";
+import { latestSessionFile, nextSeq, parseSessionFileName, sessionFileName, withTitleSlug } from "../../src/session/names.ts";
 import { tempDir } from "./tmp.ts";
 
 const touch = (dir: string, ...names: string[]) => {

@@ -9,9 +9,13 @@ import { LINE_PIECE, messageLinePieces, messageToLine } from "../../src/session/
 import { TITLE_EXCERPT_CHARS, titleRequestMessages, titleSource } from "../../src/session/title.ts";
 
 /** Streamed chunks: any UTF-16 units, so a surrogate pair may be cut between two chunks. */
-const chunks = fc.array(fc.string({ unit: "binary", maxLength: 40 }), { maxLength: 12 }).chain((small) =>
-  fc.tuple(fc.constant(small), fc.constantFrom("x", "é", '"', "😀", "\n")).map(([pieces, fill]) => [...pieces, fill.repeat(PIECES_MIN_LENGTH / fill.length + 1), ...pieces]),
-);
+const chunks = fc
+  .array(fc.string({ unit: "binary", maxLength: 40 }), { maxLength: 12 })
+  .chain((small) =>
+    fc
+      .tuple(fc.constant(small), fc.constantFrom("x", "é", '"', "😀", "\n"))
+      .map(([pieces, fill]) => [...pieces, fill.repeat(PIECES_MIN_LENGTH / fill.length + 1), ...pieces]),
+  );
 
 function answer(pieces: string[], reasoning?: string[]): AssistantMessage {
   const m: AssistantMessage = { role: "assistant", content: pieces.join(""), partial: "error" };

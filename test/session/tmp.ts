@@ -17,4 +17,8 @@ export function tempDir(prefix = "crabtalk-session-"): string {
   return dir;
 }
 
-export const lines = (file: string): string[] => fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+export const lines = (file: string): string[] =>
+  fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");

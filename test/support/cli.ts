@@ -34,11 +34,7 @@ export async function runCommand(
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    readText(proc.stdout, opts.onStdout),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const [stdout, stderr, code] = await Promise.all([readText(proc.stdout, opts.onStdout), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
 

@@ -124,13 +124,7 @@ function streamEvents(turn: ScriptedTurn, model: string): SseEvent[] {
     index++;
   }
   for (const call of turn.toolCalls ?? []) {
-    events.push(
-      ev(
-        "content_block_start",
-        { index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } },
-        true,
-      ),
-    );
+    events.push(ev("content_block_start", { index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }, true));
     for (const part of halves(call.arguments)) {
       events.push(ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: part } }, true));
     }

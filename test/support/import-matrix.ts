@@ -67,7 +67,14 @@ export function formatMatrix(imports: readonly CrossImport[]): string {
   };
   const rows = [["from \\ to", ...folders], ...folders.map((f) => [f, ...folders.map((t) => cell(f, t))])];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((v, c) => v.padEnd(widths[c])).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((v, c) => v.padEnd(widths[c]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 if (import.meta.main) {

@@ -16,7 +16,10 @@ export const KEYS = { enter: "\r", down: "\x1b[B", up: "\x1b[A", ctrlC: "\x03" }
 
 /** Escape sequences (colours, cursor moves, erases) stripped for matching. */
 function plain(text: string): string {
-  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/\x1b[()][0-9A-B]/g, "").replace(/\x1b[=>]/g, "");
+  return text
+    .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "")
+    .replace(/\x1b[()][0-9A-B]/g, "")
+    .replace(/\x1b[=>]/g, "");
 }
 
 export function runCliInPty(args: string[], opts: { home: string; env?: Record<string, string> }): PtySession {

@@ -76,7 +76,11 @@ export function decodeQr(modules: boolean[][]): Decoded {
   const version = (size - 17) / 4;
   if (!Number.isInteger(version) || version < 1) throw new Error(`bad size ${size}`);
   const at = (r: number, c: number) => (modules[r]![c] ? 1 : 0);
-  for (const [r0, c0] of [[0, 0], [0, size - 7], [size - 7, 0]] as const) {
+  for (const [r0, c0] of [
+    [0, 0],
+    [0, size - 7],
+    [size - 7, 0],
+  ] as const) {
     for (let r = 0; r < 7; r++) {
       for (let c = 0; c < 7; c++) {
         const ring = Math.max(Math.abs(r - 3), Math.abs(c - 3));
@@ -85,7 +89,23 @@ export function decodeQr(modules: boolean[][]): Decoded {
     }
   }
   // Format copy 1 around the top-left finder, bit 14 first; copy 2 split between the other two.
-  const copy1Cells: [number, number][] = [[8, 0], [8, 1], [8, 2], [8, 3], [8, 4], [8, 5], [8, 7], [8, 8], [7, 8], [5, 8], [4, 8], [3, 8], [2, 8], [1, 8], [0, 8]];
+  const copy1Cells: [number, number][] = [
+    [8, 0],
+    [8, 1],
+    [8, 2],
+    [8, 3],
+    [8, 4],
+    [8, 5],
+    [8, 7],
+    [8, 8],
+    [7, 8],
+    [5, 8],
+    [4, 8],
+    [3, 8],
+    [2, 8],
+    [1, 8],
+    [0, 8],
+  ];
   const copy2Cells: [number, number][] = [];
   for (let i = 0; i < 7; i++) copy2Cells.push([size - 1 - i, 8]);
   for (let i = 0; i < 8; i++) copy2Cells.push([8, size - 8 + i]);

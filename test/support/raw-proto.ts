@@ -111,7 +111,9 @@ export class RawConnection {
   private static openOnce(target: { path: string } | { port: number; localPort?: number }): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
       const socket =
-        "path" in target ? net.createConnection({ path: target.path }) : net.createConnection({ port: target.port, host: "127.0.0.1", localPort: target.localPort });
+        "path" in target
+          ? net.createConnection({ path: target.path })
+          : net.createConnection({ port: target.port, host: "127.0.0.1", localPort: target.localPort });
       socket.once("connect", () => resolve(new RawConnection(socket)));
       socket.once("error", reject);
     });

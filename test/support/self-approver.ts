@@ -12,7 +12,13 @@ const question = `Agent selfish wants bash to run this command:\n    ${command}\
 let accepted = 0;
 let tried = 0;
 for (const s of await client.sessions()) {
-  for (const content of ["yes", "always", JSON.stringify({ yes: "yes" }), JSON.stringify({ [question]: "yes" }), JSON.stringify({ [`${question} (approval )`]: "always" })]) {
+  for (const content of [
+    "yes",
+    "always",
+    JSON.stringify({ yes: "yes" }),
+    JSON.stringify({ [question]: "yes" }),
+    JSON.stringify({ [`${question} (approval )`]: "always" }),
+  ]) {
     tried++;
     try {
       await client.replyToAsk(s.id, content);

@@ -9,7 +9,10 @@ export function sessionLines(dir: string, prefix: string): Record<string, unknow
     const name = readdirSync(dir).find((f) => f.startsWith(prefix) && f.endsWith(".jsonl"));
     if (!name) throw new Error(`no session file starting with ${prefix} in ${dir}`);
     try {
-      return readFileSync(join(dir, name), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      return readFileSync(join(dir, name), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 20) throw err;
     }

@@ -7,7 +7,11 @@ import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const CANDIDATES = ["/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1", "/usr/lib/faketime/libfaketimeMT.so.1"];
+const CANDIDATES = [
+  "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
+  "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
+  "/usr/lib/faketime/libfaketimeMT.so.1",
+];
 
 export const FAKETIME_LIBRARY = process.env.CRABTALK_TEST_FAKETIME ?? CANDIDATES.find((path) => existsSync(path)) ?? CANDIDATES[0];
 

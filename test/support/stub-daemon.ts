@@ -18,9 +18,7 @@ export function startStubDaemon(handlers: Handlers): StubDaemon {
   mkdirSync(join(home, "run"), { recursive: true });
   const shutdown = new AbortController();
   const listener = listenUnix(join(home, "run/crabtalk.sock"), (conn) => {
-    void serveConnection(conn, { handlers: { ping: () => ({ case: "pong", value: {} }), ...handlers }, shutdown: shutdown.signal }).finally(
-      () => conn.close(),
-    );
+    void serveConnection(conn, { handlers: { ping: () => ({ case: "pong", value: {} }), ...handlers }, shutdown: shutdown.signal }).finally(() => conn.close());
   });
   return {
     home,

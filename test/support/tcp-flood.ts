@@ -25,7 +25,10 @@ function one(): Promise<void> {
     };
     const timer = setTimeout(() => {
       settle("timed_out");
-      void socket.then((s) => s.terminate(), () => {});
+      void socket.then(
+        (s) => s.terminate(),
+        () => {},
+      );
     }, patienceMs);
     const socket = Bun.connect({
       hostname: "127.0.0.1",

@@ -15,5 +15,12 @@ test("until throws, naming what it waited for and for how long, when the deadlin
 });
 
 test("a condition that throws fails the wait at once", async () => {
-  await expect(until(() => { throw new Error("broken probe"); }, { what: "anything" })).rejects.toThrow("broken probe");
+  await expect(
+    until(
+      () => {
+        throw new Error("broken probe");
+      },
+      { what: "anything" },
+    ),
+  ).rejects.toThrow("broken probe");
 });

@@ -49,12 +49,10 @@ export async function closedPort(): Promise<number> {
 }
 
 /** An error response with a JSON body. */
-export const jsonReply = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const jsonReply = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** A body that never ends; the server drops it when the client goes. */
-export const endlessReply = () =>
-  new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { headers: { "content-type": "text/event-stream" } });
+export const endlessReply = () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { headers: { "content-type": "text/event-stream" } });
 
 /** What a call ended with, comparable across the adapter and its SDK. */
 export function outcome(err: unknown): unknown {

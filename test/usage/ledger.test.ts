@@ -103,7 +103,10 @@ test("crabtalk usage --by model totals the ledger; --json gives the numbers", as
   const row = report.rows.find((x: { key: string }) => x.key === "fake-model");
   expect(row.steps).toBe(fromLedger.length);
   expect(row.prompt_tokens).toBe(fromLedger.reduce((s, l) => s + (l.prompt_tokens as number), 0));
-  expect(row.cost_usd).toBeCloseTo(fromLedger.reduce((s, l) => s + (l.cost_usd as number), 0), 12);
+  expect(row.cost_usd).toBeCloseTo(
+    fromLedger.reduce((s, l) => s + (l.cost_usd as number), 0),
+    12,
+  );
   expect(report.total.steps).toBe(ledger().length);
   expect(report.prices_as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 
@@ -119,7 +122,11 @@ test("send --json shows the run's cost on the end event", async () => {
   fake.script({ text: "priced", usage: { prompt: 1000, completion: 1000 } });
   const r = await runCli(["send", "--json", "--sender", "json-cost", "hi"], { home: daemon.home });
   expect(r.code).toBe(0);
-  const end = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).at(-1);
+  const end = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l))
+    .at(-1);
   expect(end.type).toBe("end");
   expect(end.cost_usd).toBeCloseTo(0.003, 12);
 });
@@ -168,7 +175,9 @@ test("max_tokens_per_run names its budget too", async () => {
   const worst = { toolCalls: [{ id: "t2", name: "no_such_tool", arguments: "{}" }], worstCaseUsage: true };
   fake.script(toolCall("t1", { prompt: 900, completion: 4000 }), worst);
   await expect(client.send({ agent: "counter", content: "count", sender: "token-test" })).rejects.toThrow(/max_tokens_per_run of agent 'counter'/);
-  const used = ledger().filter((l) => l.sender === "token-test").reduce((s, l) => s + (l.total_tokens as number), 0);
+  const used = ledger()
+    .filter((l) => l.sender === "token-test")
+    .reduce((s, l) => s + (l.total_tokens as number), 0);
   expect(used).toBeLessThanOrEqual(10000);
   expect(used).toBeGreaterThan(9000);
 });

@@ -88,9 +88,7 @@ test("Ctrl-C in chat cancels the answer in the daemon; chat goes on, and Ctrl-C 
   await proc.stdin.flush();
   await runningSession("cli-ctrl-c");
   proc.kill("SIGINT");
-  await waitFor("the partial answer is on disk", () =>
-    s.sessionFiles("crab_cli-ctrl-c_")[0].messages.some((m) => m.partial === "interrupted"),
-  );
+  await waitFor("the partial answer is on disk", () => s.sessionFiles("crab_cli-ctrl-c_")[0].messages.some((m) => m.partial === "interrupted"));
   proc.stdin.write("next\n");
   await proc.stdin.flush();
   await waitFor("the next answer", () => s.sessionFiles("crab_cli-ctrl-c_")[0].messages.some((m) => m.content === "ok"));

@@ -73,10 +73,7 @@ test("a run started while a server is still connecting waits for it and can use 
   started.push(env);
   const client = await env.daemon.client();
   expect((await client.listMcps())[0].error).toBe("connecting");
-  env.fake.script(
-    { toolCalls: [{ id: "m1", name: "mcp", arguments: q({ name: "echo", args: q({ message: "waited" }) }) }] },
-    { text: "done" },
-  );
+  env.fake.script({ toolCalls: [{ id: "m1", name: "mcp", arguments: q({ name: "echo", args: q({ message: "waited" }) }) }] }, { text: "done" });
   let output = "";
   for await (const e of client.stream({ agent: "crab", content: "use mcp", sender: "early" })) {
     if (e.event.case === "toolResult") output = e.event.value.output;

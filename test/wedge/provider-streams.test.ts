@@ -75,7 +75,7 @@ for (const flavour of ["openai", "anthropic"] as const) {
       expect(err.code).toBe(500);
       expect(err.message).toContain(`exceeds max_answer_bytes (${CAP} bytes)`);
       const [, , assistant] = lines("huge");
-      const kept = (assistant as { content: string; partial: string });
+      const kept = assistant as { content: string; partial: string };
       expect(kept.partial).toBe("error");
       expect(kept.content.length).toBeGreaterThan(0);
       expect(kept.content.length).toBeLessThanOrEqual(CAP);

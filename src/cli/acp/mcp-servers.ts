@@ -21,7 +21,8 @@ interface AttachedServer {
 /** As AttachMcps takes them; SSE is not offered (`mcpCapabilities.sse` is false). */
 export function attachable(servers: McpServer[]): AttachedServer[] {
   return servers.map((s) => {
-    if ("type" in s && s.type === "sse") throw RequestError.invalidParams({ mcpServer: s.name }, `MCP server '${s.name}': SSE is not supported; use HTTP or stdio`);
+    if ("type" in s && s.type === "sse")
+      throw RequestError.invalidParams({ mcpServer: s.name }, `MCP server '${s.name}': SSE is not supported; use HTTP or stdio`);
     if ("type" in s && s.type === "http") return { name: s.name, command: "", args: [], env: {}, url: s.url, headers: pairs(s.headers) };
     return { name: s.name, command: s.command, args: s.args ?? [], env: pairs(s.env ?? []), url: "", headers: {} };
   });

@@ -15,7 +15,9 @@ export async function runPrompt(session: AcpSession, content: string, client: Ag
   // Updates go out in the order the frames came.
   let sent: Promise<void> = Promise.resolve();
   const update = (u: SessionUpdate): Promise<void> => {
-    sent = sent.then(() => client.notify("session/update", { sessionId: session.id, update: u })).catch((err: unknown) => note(`could not send an update: ${String(err)}`));
+    sent = sent
+      .then(() => client.notify("session/update", { sessionId: session.id, update: u }))
+      .catch((err: unknown) => note(`could not send an update: ${String(err)}`));
     return sent;
   };
   const cancelRun = async (): Promise<void> => {
@@ -47,7 +49,8 @@ export async function runPrompt(session: AcpSession, content: string, client: Ag
                 if (cancelled.signal.aborted) void cancelRun();
                 break;
               case "chunk":
-                if (e.value.content && e.value.content !== COMPACTED) void update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.value.content } });
+                if (e.value.content && e.value.content !== COMPACTED)
+                  void update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.value.content } });
                 break;
               case "thinking":
                 if (e.value.content) void update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.value.content } });

@@ -39,19 +39,13 @@ export function declinedContent(questions: Pick<AskQuestion, "question">[], why:
 /** The lines that present one question. */
 export function questionLines(q: AskQuestion, index: number, total: number): string[] {
   // The model wrote every word of it: shown, never obeyed (docs/security.md#what-reaches-your-terminal).
-  const head = [total > 1 ? `(${index + 1}/${total})` : "", q.header ? `[${terminalSafe(q.header)}]` : "", terminalSafe(q.question)]
-    .filter(Boolean)
-    .join(" ");
+  const head = [total > 1 ? `(${index + 1}/${total})` : "", q.header ? `[${terminalSafe(q.header)}]` : "", terminalSafe(q.question)].filter(Boolean).join(" ");
   const lines = [head];
   q.options.forEach((opt, i) => {
     lines.push(`  ${i + 1}. ${terminalSafe(opt.label)}${opt.description ? ` — ${terminalSafe(opt.description)}` : ""}`);
   });
   if (q.options.length > 0) {
-    lines.push(
-      q.multiSelect
-        ? "  pick one or more numbers (e.g. 1,3), or type your own answer"
-        : "  pick a number, or type your own answer",
-    );
+    lines.push(q.multiSelect ? "  pick one or more numbers (e.g. 1,3), or type your own answer" : "  pick a number, or type your own answer");
   }
   return lines;
 }

@@ -97,11 +97,7 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
       return true;
     }
     if (outcome.interrupted) {
-      note(
-        outcome.session === undefined
-          ? "stopped waiting for the answer"
-          : `stopped waiting for the answer; session ${outcome.session} stays open`,
-      );
+      note(outcome.session === undefined ? "stopped waiting for the answer" : `stopped waiting for the answer; session ${outcome.session} stays open`);
       return true;
     }
     if (outcome.failure) {
@@ -168,17 +164,22 @@ export async function runChat(state: ChatState, conn: ConnectOptions): Promise<n
       );
     };
     try {
-      const outcome = await runStream(client, nextRequest(state, content), {
-        onEvent: (event) => {
-          if (event.event.case === "start") {
-            session = event.event.value.session;
-            enteredSession(state, session);
-            if (cancelling) cancel(session);
-          }
-          view.render(event);
+      const outcome = await runStream(
+        client,
+        nextRequest(state, content),
+        {
+          onEvent: (event) => {
+            if (event.event.case === "start") {
+              session = event.event.value.session;
+              enteredSession(state, session);
+              if (cancelling) cancel(session);
+            }
+            view.render(event);
+          },
+          onAsk,
         },
-        onAsk,
-      }, stop.signal);
+        stop.signal,
+      );
       const agent = outcome.end?.agent || state.agent;
       const fallback = await fallbackNote(outcome, () => client.getAgent(agent));
       if (fallback) {

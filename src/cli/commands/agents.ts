@@ -19,7 +19,9 @@ async function promptFrom(opts: WriteOptions): Promise<string | undefined> {
   try {
     return readFileSync(opts.promptFile, "utf8");
   } catch (err) {
-    throw new Error(`cannot read the prompt file ${opts.promptFile}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+    throw new Error(
+      `cannot read the prompt file ${opts.promptFile}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`,
+    );
   }
 }
 
@@ -81,12 +83,7 @@ Examples:
       }),
     );
 
-  configFlags(
-    agents
-      .command("update")
-      .description("change an agent's settings")
-      .argument("<name>", "agent name"),
-  )
+  configFlags(agents.command("update").description("change an agent's settings").argument("<name>", "agent name"))
     .addHelpText(
       "after",
       `
@@ -131,7 +128,10 @@ function configFlags(cmd: Command): Command {
     .option("--thinking", "request reasoning from the model")
     .option("--no-thinking", "do not request reasoning")
     .option("--members <names>", "agents it may delegate to, comma-separated", (v: string) =>
-      v.split(",").map((s) => s.trim()).filter(Boolean),
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
     )
     .option(
       "--approve <rule>",

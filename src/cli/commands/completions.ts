@@ -26,9 +26,7 @@ function bash(root: Node): string {
   const cases = root.children
     .map((c) => {
       const subs = c.children.map((s) => s.name);
-      const nested = c.children
-        .map((s) => `        ${s.name}) opts=${singleQuoted(words(s.options))} ;;`)
-        .join("\n");
+      const nested = c.children.map((s) => `        ${s.name}) opts=${singleQuoted(words(s.options))} ;;`).join("\n");
       const inner = nested ? `\n      case "\${COMP_WORDS[2]}" in\n${nested}\n      esac` : "";
       return `    ${c.name})\n      opts=${singleQuoted(words([...subs, ...c.options]))}${inner ? `\n      if [ "$COMP_CWORD" -gt 2 ]; then${inner}\n      fi` : ""}\n      ;;`;
     })

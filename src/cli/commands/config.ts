@@ -10,9 +10,7 @@ import { action } from "./run.ts";
 import { warnUnknownKeysOf } from "../config-warnings.ts";
 
 export function registerConfigCommands(program: Command, conn: () => ConnectOptions): void {
-  const config = program
-    .command("config")
-    .description("read or replace the daemon's config.toml (as JSON, secrets redacted)");
+  const config = program.command("config").description("read or replace the daemon's config.toml (as JSON, secrets redacted)");
 
   config
     .command("get")

@@ -53,7 +53,9 @@ Environment:
 
   program
     .command("restart")
-    .description("stop the daemon and start it again (after an upgrade, to run the new binary); a broken config.toml is refused first and the running daemon left alone")
+    .description(
+      "stop the daemon and start it again (after an upgrade, to run the new binary); a broken config.toml is refused first and the running daemon left alone",
+    )
     .action(
       action(async () => {
         // A config the new daemon cannot load must not cost the running one (issue 19).

@@ -15,7 +15,14 @@ export function registerEventsCommand(program: Command, conn: () => ConnectOptio
         const lines = new EventLines();
         await withClient(conn(), async (client) => {
           for await (const e of client.subscribeEvents()) {
-            process.stdout.write(opts.json ? `${eventJson(e)}\n` : lines.push(e).map((l) => `${l}\n`).join(""));
+            process.stdout.write(
+              opts.json
+                ? `${eventJson(e)}\n`
+                : lines
+                    .push(e)
+                    .map((l) => `${l}\n`)
+                    .join(""),
+            );
           }
         });
       }),

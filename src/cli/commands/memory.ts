@@ -23,7 +23,12 @@ function positiveInt(value: string): number {
 
 export function registerMemoryCommands(program: Command, conn: () => ConnectOptions): void {
   const table = (entries: MemoryEntryInfo[]) =>
-    entries.length === 0 ? "no memories" : formatTable(["NAME", "DESCRIPTION"], entries.map((e) => [e.name, e.description]));
+    entries.length === 0
+      ? "no memories"
+      : formatTable(
+          ["NAME", "DESCRIPTION"],
+          entries.map((e) => [e.name, e.description]),
+        );
 
   const memory = program
     .command("memory")

@@ -45,7 +45,10 @@ Examples:
         const seen = { alreadyInstalled: false };
         const error = await withClient(conn(), (c) =>
           printHubStream(
-            quietWhenInstalled(c.installPackage({ package: id, force: Boolean(opts.force), branch: opts.branch ?? "", path: opts.path ? resolve(opts.path) : "" }), seen),
+            quietWhenInstalled(
+              c.installPackage({ package: id, force: Boolean(opts.force), branch: opts.branch ?? "", path: opts.path ? resolve(opts.path) : "" }),
+              seen,
+            ),
           ),
         );
         if (error) throw new Error(error);
@@ -72,7 +75,12 @@ Examples:
       action(async () => {
         const list = await withClient(conn(), (c) => c.listPackages());
         if (list.length === 0) return void console.log("no packages installed (find some with crabtalk search)");
-        console.log(formatTable(["PACKAGE", "DESCRIPTION"], list.map((p) => [p.name, oneLine(p.description, DESCRIPTION_MAX)])));
+        console.log(
+          formatTable(
+            ["PACKAGE", "DESCRIPTION"],
+            list.map((p) => [p.name, oneLine(p.description, DESCRIPTION_MAX)]),
+          ),
+        );
       }),
     );
 

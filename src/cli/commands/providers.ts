@@ -47,8 +47,7 @@ Secrets are shown as <redacted>; sending <redacted> back keeps the stored value.
     .argument("<definition>", "JSON definition, or @FILE to read it from a file, or - for standard input")
     .action(
       action(async (name: string, definition: string) => {
-        const json =
-          definition === "-" ? await Bun.stdin.text() : definition.startsWith("@") ? readFileSync(definition.slice(1), "utf8") : definition;
+        const json = definition === "-" ? await Bun.stdin.text() : definition.startsWith("@") ? readFileSync(definition.slice(1), "utf8") : definition;
         const [saved] = await withClient(conn(), (c) => c.setProvider(name, json));
         console.log(`provider ${saved.name} saved: ${saved.config}`);
       }),

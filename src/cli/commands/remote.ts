@@ -99,7 +99,9 @@ its own (crabtalk tokens list shows it; crabtalk tokens revoke NAME withdraws it
         console.log(`Open this link on the new device before ${localTime(pairing.expiresMs, "")}; it works once:`);
         console.log(`  ${pairing.url}`);
         if (opts.qr) console.log(qrLines(encodeQr(pairing.url), colorWanted(process.stdout)).join("\n"));
-        console.log(`It becomes the token '${pairing.name || name}' (scope ${pairing.scope || opts.scope}): crabtalk tokens revoke ${pairing.name || name} withdraws it.`);
+        console.log(
+          `It becomes the token '${pairing.name || name}' (scope ${pairing.scope || opts.scope}): crabtalk tokens revoke ${pairing.name || name} withdraws it.`,
+        );
       }),
     );
 }

@@ -9,13 +9,7 @@ import { connectClient, type ConnectOptions } from "../connect.ts";
 import { resolveConversationFile } from "../conversation-file.ts";
 import { LineInput } from "../line-input.ts";
 import { eventJson, errorJson } from "../stream/event-json.ts";
-import {
-  describeFailure,
-  fallbackNote,
-  runStream,
-  stoppedAtIterationLimit,
-  type StreamRequest,
-} from "../stream/run-stream.ts";
+import { describeFailure, fallbackNote, runStream, stoppedAtIterationLimit, type StreamRequest } from "../stream/run-stream.ts";
 import { Out, TerminalView } from "../stream/terminal-view.ts";
 import { ensureProvider } from "../setup/no-provider.ts";
 import { busySessions, withWaitingNote } from "../stream/waiting-note.ts";

@@ -21,9 +21,7 @@ export function registerStatusCommands(program: Command, conn: () => ConnectOpti
         const paths = homeOf();
         const manager = await findManager();
         const service =
-          manager.kind !== "none" && (await manager.installed())
-            ? { manager: manager.kind, definition: manager.definition, noun: manager.noun }
-            : undefined;
+          manager.kind !== "none" && (await manager.installed()) ? { manager: manager.kind, definition: manager.definition, noun: manager.noun } : undefined;
         const stats = await connectClient(conn())
           .then((client) => client.getStats().finally(() => client.close()))
           .catch(() => undefined);
@@ -53,7 +51,9 @@ export function registerStatusCommands(program: Command, conn: () => ConnectOpti
         }
         console.log("crabtalk daemon is running");
         console.log(`pid:           ${view.pid ?? "unknown"}`);
-        console.log(`version:       ${view.version ?? "unknown"}${view.version && view.version !== VERSION ? ` (this CLI is ${VERSION}: run crabtalk restart)` : ""}`);
+        console.log(
+          `version:       ${view.version ?? "unknown"}${view.version && view.version !== VERSION ? ` (this CLI is ${VERSION}: run crabtalk restart)` : ""}`,
+        );
         console.log(`uptime:        ${formatDuration(view.uptime_secs ?? 0)}`);
         console.log(`memory:        ${memoryText(stats)}`);
         console.log(`home:          ${paths.home}`);
@@ -102,4 +102,3 @@ export function registerStatusCommands(program: Command, conn: () => ConnectOpti
       }),
     );
 }
-

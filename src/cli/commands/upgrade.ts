@@ -42,7 +42,10 @@ export async function upgrade(opts: { version?: string }, env: Record<string, st
 
   say(`Downloading ${asset} from ${base}`);
   const expected = expectedSum(await fetchSums(base, release), asset);
-  if (!expected) throw new Error(`SHA256SUMS at ${base} lists no ${asset}; ${release} has no build for ${target} (set CRABTALK_INSTALL_TARGET to pick another, or try another --version)`);
+  if (!expected)
+    throw new Error(
+      `SHA256SUMS at ${base} lists no ${asset}; ${release} has no build for ${target} (set CRABTALK_INSTALL_TARGET to pick another, or try another --version)`,
+    );
   if ((await sha256File(binary)) === expected) {
     say(`crabtalk is already up to date: ${current}`);
     return 0;
@@ -70,7 +73,10 @@ export async function upgrade(opts: { version?: string }, env: Record<string, st
     }
     chmodSync(temp, 0o755);
     const next = versionOf(temp);
-    if (!next) throw new Error(`the downloaded ${asset} does not run on this machine; nothing was changed (set CRABTALK_INSTALL_TARGET, e.g. linux-x64-baseline, to pick another build)`);
+    if (!next)
+      throw new Error(
+        `the downloaded ${asset} does not run on this machine; nothing was changed (set CRABTALK_INSTALL_TARGET, e.g. linux-x64-baseline, to pick another build)`,
+      );
     if (next === current) {
       say(`crabtalk is already up to date: ${current}`);
       return 0;

@@ -75,5 +75,12 @@ function todayLine(r: UsageReport): string {
 
 function cells(r: UsageRow): string[] {
   const n = (v: bigint) => tokenCount(Number(v));
-  return [r.key, String(r.steps), n(r.promptTokens), n(r.cacheHitTokens), n(r.completionTokens), costLabel(r.costUsd, Number(r.steps), Number(r.unpricedSteps))];
+  return [
+    r.key,
+    String(r.steps),
+    n(r.promptTokens),
+    n(r.cacheHitTokens),
+    n(r.completionTokens),
+    costLabel(r.costUsd, Number(r.steps), Number(r.unpricedSteps)),
+  ];
 }

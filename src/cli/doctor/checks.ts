@@ -143,7 +143,9 @@ export async function runChecks(paths: HomePaths, env: Env, options: { online?: 
     const models = config ? Object.values(config.provider).flatMap((p) => p.models) : [];
     if (client) {
       const providers = await daemonProviderChecks(client, paths, manager);
-      results.push(...(providers.length > 0 ? providers : [info(`no [provider.*] configured (the daemon looks for ${detectedKeyVars().join(", ")} or a local Ollama)`)]));
+      results.push(
+        ...(providers.length > 0 ? providers : [info(`no [provider.*] configured (the daemon looks for ${detectedKeyVars().join(", ")} or a local Ollama)`)]),
+      );
       results.push(modelCheck((await client.getStats()).activeModel || undefined, paths, models));
     } else if (config) {
       results.push(...localProviderChecks(config, env, paths, manager));

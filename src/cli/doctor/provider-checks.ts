@@ -52,7 +52,10 @@ function describe(name: string, kind: string, keys: Status[], paths: HomePaths, 
   }
   if (problems.length === 0) return ok(`provider ${name} (${kind}) has its key${found.length ? `: ${found.join("; ")}` : ""}`);
   const vars = keys.flatMap((k) => (k.resolved ? [] : k.unset));
-  const fix = vars.length > 0 ? whereToSet(vars, paths, manager) : `write the key into [provider.${name}] of ${paths.config}, or a \${NAME} reference to a variable the daemon has`;
+  const fix =
+    vars.length > 0
+      ? whereToSet(vars, paths, manager)
+      : `write the key into [provider.${name}] of ${paths.config}, or a \${NAME} reference to a variable the daemon has`;
   return fail(`provider ${name}: ${problems.join("; ")}`, fix);
 }
 

@@ -48,7 +48,9 @@ export async function plan(argv: string[]): Promise<Run | undefined> {
     i++;
   }
   const [command, ...rest] = argv.slice(i);
-  const print = (text: string): Run => async ({ stdout }) => (stdout.write(text), 0);
+  const print =
+    (text: string): Run =>
+    async ({ stdout }) => (stdout.write(text), 0);
   if (argv.length === 1 && (command === "--version" || command === "-V")) return print(`${versionLine()}\n`);
   // Commander wraps help to a terminal's width: only a pipe or file gets the stamped text.
   if (argv.length === 1 && (command === "--help" || command === "-h") && typeof CRABTALK_BUILD_HELP === "string") {
@@ -57,8 +59,7 @@ export async function plan(argv: string[]): Promise<Run | undefined> {
   if (command === "ping" && rest.length === 0) return (out) => ping(conn, out);
   const json = rest.length === 0 ? false : rest.length === 1 && rest[0] === "--json" ? true : undefined;
   if (command === "stats" && json !== undefined) {
-    return (out) =>
-      withFastClient(conn, out, async (client) => out.stdout.write(`${statsText(await client.getStats(), json)}\n`));
+    return (out) => withFastClient(conn, out, async (client) => out.stdout.write(`${statsText(await client.getStats(), json)}\n`));
   }
   if (command === "sessions" && json !== undefined) {
     return (out) =>
@@ -84,11 +85,7 @@ function ping(conn: ConnectOptions, out: { stdout: Sink; stderr: Sink }): Promis
 }
 
 /** Opens a client, runs `fn`, always closes; exit status 0. */
-async function withFastClient(
-  conn: ConnectOptions,
-  { stderr }: { stderr: Sink },
-  fn: (client: FastClient) => Promise<void>,
-): Promise<number> {
+async function withFastClient(conn: ConnectOptions, { stderr }: { stderr: Sink }, fn: (client: FastClient) => Promise<void>): Promise<number> {
   const client = await FastClient.open(conn, (line) => stderr.write(line));
   try {
     await fn(client);

@@ -55,9 +55,7 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
       model: opts.model,
     };
     const view = new TerminalView({ text: new Out(stdout), tools: stderr.isTTY ? new Out(stderr) : undefined });
-    const render = opts.json
-      ? (event: StreamEvent) => stdout.write(`${JSON.stringify(eventJson(event))}\n`)
-      : (event: StreamEvent) => view.render(event);
+    const render = opts.json ? (event: StreamEvent) => stdout.write(`${JSON.stringify(eventJson(event))}\n`) : (event: StreamEvent) => view.render(event);
     const onAsk = async (ask: AskUserEvent, session: bigint) => {
       view.finish();
       // Loaded only when the agent asks: it brings the full protocol client.
@@ -97,4 +95,3 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
     await client.close();
   }
 }
-

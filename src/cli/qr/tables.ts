@@ -40,18 +40,7 @@ const BLOCKS: Record<EcLevel, readonly BlockLayout[]> = {
 };
 
 /** Centres of the alignment patterns along each axis, versions 2–10 (version 1 has none). */
-const ALIGNMENT: readonly (readonly number[])[] = [
-  [],
-  [6, 18],
-  [6, 22],
-  [6, 26],
-  [6, 30],
-  [6, 34],
-  [6, 22, 38],
-  [6, 24, 42],
-  [6, 26, 46],
-  [6, 28, 50],
-];
+const ALIGNMENT: readonly (readonly number[])[] = [[], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50]];
 
 export const MAX_VERSION = 10;
 

@@ -31,9 +31,7 @@ export function createdLine(info: TokenInfo | undefined, name: string, scope: st
 export function statusText(s: RemoteStatus): string {
   if (!s.enabled) return "remote access: off (crabtalk remote enable turns it on)";
   const state = s.error ? `enabled but not serving: ${s.error}` : "on";
-  const connections = s.connections.length
-    ? s.connections.map((c) => `${c.tokenName} ${c.count}`).join(", ")
-    : "none";
+  const connections = s.connections.length ? s.connections.map((c) => `${c.tokenName} ${c.count}`).join(", ") : "none";
   const lines = [
     ["remote access", state],
     ["address", s.listen || "-"],

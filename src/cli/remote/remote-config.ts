@@ -52,7 +52,8 @@ export function remoteTableAfter(current: Table, change: RemoteChange): Table {
     else delete next.tls;
   }
   if (change.tlsCert !== undefined || change.tlsKey !== undefined) {
-    if (change.tlsCert === undefined || change.tlsKey === undefined) throw new Error("--tls-cert and --tls-key go together: the certificate and its private key (PEM files)");
+    if (change.tlsCert === undefined || change.tlsKey === undefined)
+      throw new Error("--tls-cert and --tls-key go together: the certificate and its private key (PEM files)");
     delete next.tls;
     next.tls_cert = readablePem(change.tlsCert, "--tls-cert");
     next.tls_key = readablePem(change.tlsKey, "--tls-key");

@@ -70,7 +70,9 @@ async function ask(client: Client, env: Record<string, string | undefined>): Pro
   const preset = picked;
   const kind = kindName(preset.kind);
   const { apiKey, keyValue } = await askKey(kind, env);
-  const region = PROVIDER_KIND_TABLE[kind].config.required?.includes("region") ? answered(await p.text({ message: "AWS region", defaultValue: "us-east-1", placeholder: "us-east-1" })) : undefined;
+  const region = PROVIDER_KIND_TABLE[kind].config.required?.includes("region")
+    ? answered(await p.text({ message: "AWS region", defaultValue: "us-east-1", placeholder: "us-east-1" }))
+    : undefined;
   const baseUrl = preset.fixedBaseUrl ? undefined : await askBaseUrl(kind, preset.baseUrl);
   const model = await askModel({ kind, baseUrl, apiKey: keyValue }, preset.defaultModel);
   return { name: preset.name, kind, apiKey, baseUrl, region, model };
@@ -92,14 +94,15 @@ async function askCompatible(env: Record<string, string | undefined>): Promise<S
       },
     }),
   ).trim();
-  const name = answered(
-    await p.text({
-      message: "A name for it in config.toml",
-      defaultValue: "local",
-      placeholder: "local",
-      validate: (v) => (PROVIDER_NAME.test((v ?? "").trim() || "local") ? undefined : "letters, digits, - and _ only"),
-    }),
-  ).trim() || "local";
+  const name =
+    answered(
+      await p.text({
+        message: "A name for it in config.toml",
+        defaultValue: "local",
+        placeholder: "local",
+        validate: (v) => (PROVIDER_NAME.test((v ?? "").trim() || "local") ? undefined : "letters, digits, - and _ only"),
+      }),
+    ).trim() || "local";
   const { apiKey, keyValue } = await askKey("openai", env, { optional: true });
   const model = await askModel({ kind: "openai", baseUrl, apiKey: keyValue }, "");
   return { name, kind: "openai", apiKey, baseUrl, model };

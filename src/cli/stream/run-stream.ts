@@ -80,10 +80,7 @@ export async function runStream(
  * the last step called tools and no text followed; when the agent's limit is
  * known, the number of tool steps must also have reached it.
  */
-export async function stoppedAtIterationLimit(
-  outcome: StreamOutcome,
-  maxIterations: () => Promise<number>,
-): Promise<boolean> {
+export async function stoppedAtIterationLimit(outcome: StreamOutcome, maxIterations: () => Promise<number>): Promise<boolean> {
   if (!outcome.end || outcome.end.error || !outcome.endedAfterTools) return false;
   const limit = await maxIterations().catch(() => 0);
   return limit > 0 ? outcome.toolSteps >= limit : true;

@@ -77,7 +77,14 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
     let connection: Awaited<ReturnType<typeof connect>> | undefined;
     try {
       connection = await connect();
-      const stream = connection.client.stream({ agent, content, sender: SENDER, session, newChat: fresh && session === undefined, resumeFile: session === undefined ? resume : undefined });
+      const stream = connection.client.stream({
+        agent,
+        content,
+        sender: SENDER,
+        session,
+        newChat: fresh && session === undefined,
+        resumeFile: session === undefined ? resume : undefined,
+      });
       setFresh(false);
       for await (const frame of stream) {
         const e = frame.event;
@@ -140,7 +147,13 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
         </button>
       </div>
       <p class="meta">
-        {session !== undefined ? `session ${session}` : resume ? "continues the conversation you opened" : fresh ? "a new conversation" : "continues your latest conversation with this agent"}
+        {session !== undefined
+          ? `session ${session}`
+          : resume
+            ? "continues the conversation you opened"
+            : fresh
+              ? "a new conversation"
+              : "continues your latest conversation with this agent"}
       </p>
       <ErrorLine error={error} />
       <ol class="turns">
@@ -153,7 +166,13 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
             <div class="message assistant" aria-busy={turn.state === "running"}>
               <span class="role">{agent}</span>
               {turn.parts.map((part, i) => (
-                <PartView key={i} part={part} ended={turn.state !== "running"} refusal={refusal} onAnswer={(askId, answers) => answer(turn.id, askId, answers)} />
+                <PartView
+                  key={i}
+                  part={part}
+                  ended={turn.state !== "running"}
+                  refusal={refusal}
+                  onAnswer={(askId, answers) => answer(turn.id, askId, answers)}
+                />
               ))}
               {turn.state === "running" && turn.parts.length === 0 && <p class="waiting">waiting for the answer…</p>}
               {turn.footer && <p class={turn.state === "done" ? "footer" : "footer error"}>{turn.footer}</p>}
@@ -179,7 +198,13 @@ export function ChatView({ requests, me, resumeFile }: { requests: Requests; me:
           <button type="submit" disabled={refusal !== undefined || running} title={refusal}>
             Send
           </button>
-          <button type="button" class="danger" disabled={refusal !== undefined || !current?.started} title={refusal ?? (current?.started ? "stop this run" : running ? "the run is starting" : "nothing is running")} onClick={cancel}>
+          <button
+            type="button"
+            class="danger"
+            disabled={refusal !== undefined || !current?.started}
+            title={refusal ?? (current?.started ? "stop this run" : running ? "the run is starting" : "nothing is running")}
+            onClick={cancel}
+          >
             Cancel
           </button>
         </div>
@@ -249,7 +274,14 @@ function PartView(props: { part: Part; ended: boolean; refusal?: string; onAnswe
   const { part, refusal, onAnswer } = props;
   if (part.kind === "thinking") return <div class="thinking">{part.text}</div>;
   if (part.kind === "text") return <div class="text">{part.text}</div>;
-  if (part.kind === "tools") return <>{part.calls.map((call, i) => <ToolCallCard key={call.id || i} call={call} ended={props.ended} />)}</>;
+  if (part.kind === "tools")
+    return (
+      <>
+        {part.calls.map((call, i) => (
+          <ToolCallCard key={call.id || i} call={call} ended={props.ended} />
+        ))}
+      </>
+    );
   return <AskView part={part} refusal={refusal} onAnswer={(answers) => onAnswer(part.id, answers)} />;
 }
 
@@ -281,7 +313,12 @@ function AskView({ part, refusal, onAnswer }: { part: Extract<Part, { kind: "ask
           <button type="button" disabled={refusal !== undefined} title={refusal ?? "run it this once"} onClick={() => reply(APPROVE_ONCE)}>
             Allow once
           </button>
-          <button type="button" disabled={refusal !== undefined} title={refusal ?? "allow calls matching the same rules for the rest of this session"} onClick={() => reply(APPROVE_ALWAYS)}>
+          <button
+            type="button"
+            disabled={refusal !== undefined}
+            title={refusal ?? "allow calls matching the same rules for the rest of this session"}
+            onClick={() => reply(APPROVE_ALWAYS)}
+          >
             Always allow
           </button>
           <button type="button" class="danger" disabled={refusal !== undefined} title={refusal ?? "refuse this call"} onClick={() => reply(REFUSE)}>

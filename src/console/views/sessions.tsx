@@ -44,7 +44,8 @@ export function SessionsView({ requests, running, onOpen }: { requests: Requests
                   <span class={busy ? "badge running" : "badge"}>{busy ? "running" : "idle"}</span>
                 </div>
                 <div class="meta">
-                  session {String(s.id)} · agent {s.agent} · from {s.createdBy || "?"} · {String(s.messageCount)} messages · open {duration(Number(s.aliveSecs))}
+                  session {String(s.id)} · agent {s.agent} · from {s.createdBy || "?"} · {String(s.messageCount)} messages · open{" "}
+                  {duration(Number(s.aliveSecs))}
                 </div>
               </li>
             );

@@ -47,7 +47,8 @@ export function SystemView({ requests }: { requests: Requests }) {
       {snapshot && (
         <>
           <p class="meta">
-            crabtalk {snapshot.stats.version} · up {duration(Number(snapshot.stats.uptimeSecs))} · {snapshot.stats.activeSessions} open sessions · active model {snapshot.stats.activeModel || "none"}
+            crabtalk {snapshot.stats.version} · up {duration(Number(snapshot.stats.uptimeSecs))} · {snapshot.stats.activeSessions} open sessions · active model{" "}
+            {snapshot.stats.activeModel || "none"}
           </p>
           <h3>Agents</h3>
           <ul class="cards">
@@ -90,7 +91,9 @@ export function SystemView({ requests }: { requests: Requests }) {
                 <li key={m.name} class="card">
                   <div class="line">
                     <strong>{m.name}</strong>
-                    <span class={`badge ${m.enabled ? (m.status === McpStatus.CONNECTED ? "ok" : m.status === McpStatus.FAILED ? "bad" : "") : "off"}`}>{m.enabled ? MCP_STATUS[m.status] : "disabled"}</span>
+                    <span class={`badge ${m.enabled ? (m.status === McpStatus.CONNECTED ? "ok" : m.status === McpStatus.FAILED ? "bad" : "") : "off"}`}>
+                      {m.enabled ? MCP_STATUS[m.status] : "disabled"}
+                    </span>
                   </div>
                   <div class="meta">
                     {m.toolCount} tools · {m.url || [m.command, ...m.args].join(" ")}

@@ -64,15 +64,26 @@ export function UsageView({ requests }: { requests: Requests }) {
       <ErrorLine error={error} />
       {byDay?.total && (
         <p class="totals">
-          <strong>{usd(byDay.total.costUsd)}</strong> · {tokens(Number(byDay.total.promptTokens))} in / {tokens(Number(byDay.total.completionTokens))} out · {String(byDay.total.steps)} model calls
+          <strong>{usd(byDay.total.costUsd)}</strong> · {tokens(Number(byDay.total.promptTokens))} in / {tokens(Number(byDay.total.completionTokens))} out ·{" "}
+          {String(byDay.total.steps)} model calls
           {byDay.total.unpricedSteps > 0n && ` (${byDay.total.unpricedSteps} without a price)`} · today {usd(byDay.spentTodayUsd)}
           {byDay.dailyUsd !== undefined && ` of ${usd(byDay.dailyUsd)} a day`}
         </p>
       )}
       <h3>{priced ? "Cost" : "Tokens"} per day</h3>
-      {byDay && (byDay.rows.length ? <BarChart title={`${priced ? "cost" : "tokens"} per day`} bars={bars(byDay.rows)} /> : <p class="empty">No model call in this period.</p>)}
+      {byDay &&
+        (byDay.rows.length ? (
+          <BarChart title={`${priced ? "cost" : "tokens"} per day`} bars={bars(byDay.rows)} />
+        ) : (
+          <p class="empty">No model call in this period.</p>
+        ))}
       <h3>{priced ? "Cost" : "Tokens"} per model</h3>
-      {byModel && (byModel.rows.length ? <BarChart title={`${priced ? "cost" : "tokens"} per model`} bars={bars(byModel.rows)} /> : <p class="empty">No model call in this period.</p>)}
+      {byModel &&
+        (byModel.rows.length ? (
+          <BarChart title={`${priced ? "cost" : "tokens"} per model`} bars={bars(byModel.rows)} />
+        ) : (
+          <p class="empty">No model call in this period.</p>
+        ))}
       {byModel && byModel.rows.length > 0 && (
         <div class="table-wrap">
           <table>

@@ -131,15 +131,18 @@ export class ComponentDiscovery {
   private connectInBackground(name: string, port: number): void {
     if (this.connecting.get(name) === port) return;
     this.connecting.set(name, port);
-    void this.open(name, port).then(async (opened) => {
-      if (this.connecting.get(name) === port) this.connecting.delete(name);
-      const current = readPortFiles(this.runDir).find((f) => f.name === name)?.port;
-      if (this.stopped || current !== port || this.components.has(name)) return void (await opened.pool?.close());
-      this.components.set(name, opened);
-    }, (err: unknown) => {
-      this.connecting.delete(name);
-      this.connect.log.warn(`component '${name}': ${(err as Error).message}`);
-    });
+    void this.open(name, port).then(
+      async (opened) => {
+        if (this.connecting.get(name) === port) this.connecting.delete(name);
+        const current = readPortFiles(this.runDir).find((f) => f.name === name)?.port;
+        if (this.stopped || current !== port || this.components.has(name)) return void (await opened.pool?.close());
+        this.components.set(name, opened);
+      },
+      (err: unknown) => {
+        this.connecting.delete(name);
+        this.connect.log.warn(`component '${name}': ${(err as Error).message}`);
+      },
+    );
   }
 
   private async probe(c: Component): Promise<void> {
@@ -152,7 +155,12 @@ export class ComponentDiscovery {
 
   private async open(name: string, port: number): Promise<Component> {
     const { connectMcpServers } = await import("../../runtime/mcp/pool.ts");
-    const pool = await connectMcpServers([{ name, args: [], env: {}, url: urlOf(port) }], { ...this.connect, baseEnv: {}, extraEnv: {}, handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS });
+    const pool = await connectMcpServers([{ name, args: [], env: {}, url: urlOf(port) }], {
+      ...this.connect,
+      baseEnv: {},
+      extraEnv: {},
+      handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
+    });
     const server = pool.servers()[0];
     if (server?.status === "connected") return { name, port, pool, error: "" };
     await pool.close();

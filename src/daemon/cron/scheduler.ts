@@ -72,10 +72,13 @@ export class CronScheduler {
     const at = nextFire(entry.schedule, after);
     if (!at) return;
     const wait = at.getTime() - Date.now();
-    const timer = setTimeout(() => {
-      if (Date.now() < at.getTime()) return this.arm(entry, after); // a long wait taken in steps
-      void this.run(entry);
-    }, Math.max(0, Math.min(wait, MAX_TIMER_MS)));
+    const timer = setTimeout(
+      () => {
+        if (Date.now() < at.getTime()) return this.arm(entry, after); // a long wait taken in steps
+        void this.run(entry);
+      },
+      Math.max(0, Math.min(wait, MAX_TIMER_MS)),
+    );
     this.timers.set(entry.id, timer);
   }
 

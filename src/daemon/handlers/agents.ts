@@ -54,7 +54,10 @@ export function agentHandlers(state: DaemonState): Handlers {
   };
   /** An agent's model and fallbacks must be ones a provider serves (the active model is used when it names none). */
   const checkModel = (table: Record<string, unknown>) => {
-    const problem = unservedModel(table, state.host.runtime.models.models().map((m) => m.name));
+    const problem = unservedModel(
+      table,
+      state.host.runtime.models.models().map((m) => m.name),
+    );
     if (problem) throw badRequest(`${problem}: see crabtalk models`);
   };
   const reload = async () => {

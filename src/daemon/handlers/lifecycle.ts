@@ -42,7 +42,10 @@ export function lifecycleHandlers(state: DaemonState): Handlers {
         // Without providers the daemon detects them from the environment: nothing to check against.
         const served = Object.values(parsed.provider).flatMap((p) => p.models);
         if (served.length > 0) {
-          const agents: [string, ModelRefs][] = [["system.crab", parsed.system.crab], ...Object.entries(parsed.agents).map(([n, a]): [string, ModelRefs] => [`agents.${n}`, a])];
+          const agents: [string, ModelRefs][] = [
+            ["system.crab", parsed.system.crab],
+            ...Object.entries(parsed.agents).map(([n, a]): [string, ModelRefs] => [`agents.${n}`, a]),
+          ];
           for (const [at, agent] of agents) {
             const problem = unservedModel(agent, served, at);
             if (problem) throw new ConfigError(`config: ${problem}`);

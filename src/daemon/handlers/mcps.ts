@@ -43,7 +43,18 @@ export function mcpHandlers(state: DaemonState): Handlers {
           toolCount: server?.status === "connected" ? server.toolCount : 0,
         };
       });
-      return { case: "mcpList", value: { mcps: [...configured, ...componentInfos(state, configured.map((m) => m.name))] } };
+      return {
+        case: "mcpList",
+        value: {
+          mcps: [
+            ...configured,
+            ...componentInfos(
+              state,
+              configured.map((m) => m.name),
+            ),
+          ],
+        },
+      };
     },
 
     setLocalMcps: async ({ mcps }) => {
@@ -78,19 +89,22 @@ export function mcpHandlers(state: DaemonState): Handlers {
 
 /** Components found through run/<name>.port (ours: upstream hides them), with their live status. */
 function componentInfos(state: DaemonState, configured: string[]) {
-  return state.components.list().filter((c) => !configured.includes(c.name)).map((c) => ({
-    name: c.name,
-    command: "",
-    args: [],
-    env: {},
-    url: c.url,
-    auth: false,
-    source: `run/${c.name}.port`,
-    autoRestart: false,
-    enabled: true,
-    sourceKind: SourceKind.EXTERNAL,
-    status: c.status === "connected" ? McpStatus.CONNECTED : McpStatus.DISCONNECTED,
-    error: c.error,
-    toolCount: c.toolCount,
-  }));
+  return state.components
+    .list()
+    .filter((c) => !configured.includes(c.name))
+    .map((c) => ({
+      name: c.name,
+      command: "",
+      args: [],
+      env: {},
+      url: c.url,
+      auth: false,
+      source: `run/${c.name}.port`,
+      autoRestart: false,
+      enabled: true,
+      sourceKind: SourceKind.EXTERNAL,
+      status: c.status === "connected" ? McpStatus.CONNECTED : McpStatus.DISCONNECTED,
+      error: c.error,
+      toolCount: c.toolCount,
+    }));
 }

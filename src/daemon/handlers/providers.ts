@@ -124,8 +124,7 @@ export function providerHandlers(state: DaemonState): Handlers {
       const configured = Object.entries(state.config.config.provider).flatMap(([provider, p]) =>
         p.models.map((name) => ({ name, provider, kind: p.kind, enabled: !disabled().providers.includes(provider), limits: p.context_limits })),
       );
-      const listed =
-        configured.length > 0 ? configured : state.host.runtime.models.models().map((m) => ({ ...m, enabled: true, limits: undefined }));
+      const listed = configured.length > 0 ? configured : state.host.runtime.models.models().map((m) => ({ ...m, enabled: true, limits: undefined }));
       const active = state.host.runtime.activeModel;
       return {
         case: "modelList",

@@ -31,7 +31,12 @@ export function commandProgram(home: string, name: string, cmd: CommandConfig, e
  * for a crate, as upstream; none otherwise, unless `args` says). An npm
  * program runs under our own Bun runtime, so Node need not be installed.
  */
-export function commandLaunch(home: string, name: string, cmd: CommandConfig, env: Record<string, string | undefined> = process.env): { argv: string[]; env: Record<string, string> } | undefined {
+export function commandLaunch(
+  home: string,
+  name: string,
+  cmd: CommandConfig,
+  env: Record<string, string | undefined> = process.env,
+): { argv: string[]; env: Record<string, string> } | undefined {
   const program = commandProgram(home, name, cmd, env);
   if (!program) return undefined;
   const args = cmd.args ?? (cmd.crate ? ["run", "-v"] : []);
@@ -57,7 +62,9 @@ export async function* installCommand(
     if (!Bun.which("cargo", { PATH: env.PATH ?? "" })) {
       const found = cargoBin(crate, env);
       if (!found) {
-        throw new Error(`command '${name}': cargo is not installed and '${crate}' is not on PATH or in ~/.cargo/bin: install Rust (https://rustup.rs) or the '${crate}' binary, then retry`);
+        throw new Error(
+          `command '${name}': cargo is not installed and '${crate}' is not on PATH or in ~/.cargo/bin: install Rust (https://rustup.rs) or the '${crate}' binary, then retry`,
+        );
       }
       yield { kind: "warning", text: `command ${name}: cargo is not installed; using the '${crate}' already at ${found}` };
       return async () => {};

@@ -153,7 +153,10 @@ function* warnings(state: DaemonState, pkg: PackageId, manifest: PackageManifest
   for (const m of new Set(messages)) if (concerns(m)) yield { kind: "warning", text: m };
   for (const mcp of Object.values(manifest.mcps)) {
     if (mcp.auth && !existsSync(paths.tokenFile(mcp.name))) {
-      yield { kind: "warning", text: `MCP '${mcp.name}' needs OAuth and has no token yet (${paths.tokenFile(mcp.name)}): it will fail to connect until it has one` };
+      yield {
+        kind: "warning",
+        text: `MCP '${mcp.name}' needs OAuth and has no token yet (${paths.tokenFile(mcp.name)}): it will fail to connect until it has one`,
+      };
     }
   }
   const envNames = Object.values(manifest.mcps).flatMap((m) => Object.keys(m.env));

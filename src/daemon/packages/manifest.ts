@@ -61,19 +61,21 @@ const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 const agentSchema = agentConfigSchema.extend({ prompt: text.optional() });
 
-export const packageManifestSchema = z.object(
-  {
-    package: packageSchema.prefault({}),
-    mcps: mcpTableSchema.prefault({}),
-    agents: z.record(z.string(), agentSchema, { error: "must be a table" }).default({}),
-    commands: z.record(z.string(), commandSchema, { error: "must be a table" }).default({}),
-  },
-  { error: "must be a table" },
-).superRefine((m, ctx) => {
-  for (const name of Object.keys(m.commands)) {
-    if (!COMMAND_NAME.test(name)) ctx.addIssue({ code: "custom", path: ["commands", name], message: "command names are letters, digits, '.', '_' or '-'" });
-  }
-});
+export const packageManifestSchema = z
+  .object(
+    {
+      package: packageSchema.prefault({}),
+      mcps: mcpTableSchema.prefault({}),
+      agents: z.record(z.string(), agentSchema, { error: "must be a table" }).default({}),
+      commands: z.record(z.string(), commandSchema, { error: "must be a table" }).default({}),
+    },
+    { error: "must be a table" },
+  )
+  .superRefine((m, ctx) => {
+    for (const name of Object.keys(m.commands)) {
+      if (!COMMAND_NAME.test(name)) ctx.addIssue({ code: "custom", path: ["commands", name], message: "command names are letters, digits, '.', '_' or '-'" });
+    }
+  });
 export type PackageManifest = z.output<typeof packageManifestSchema>;
 
 /** Parses manifest text; `label` names the file in errors. Refuses text over the size limits (manifest-limits.ts). */

@@ -33,8 +33,7 @@ export function createAnthropicAdapter(p: ProviderSettings): Adapter {
   const bodyLimit = bodyLimitOf(p, baseUrl);
   const send = (request: ModelRequest, stream: boolean) =>
     post({ url, headers, body: JSON.stringify({ ...toMessagesRequest(request), stream }), signal: request.signal, baseUrl });
-  const failure = (err: unknown, request: ModelRequest) =>
-    redacted(lowLevelError(err, baseUrl, request.signal), [p.apiKey]);
+  const failure = (err: unknown, request: ModelRequest) => redacted(lowLevelError(err, baseUrl, request.signal), [p.apiKey]);
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {

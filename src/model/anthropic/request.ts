@@ -1,14 +1,8 @@
 // Neutral request → Anthropic Messages request body (docs/agent-loop.md#model-request, docs/providers.md#thinking).
-import type {
-  ContentBlockParam,
-  MessageCreateParamsBase,
-  MessageParam,
-  Tool,
-} from "@anthropic-ai/sdk/resources/messages";
+import type { ContentBlockParam, MessageCreateParamsBase, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
 import { defaultMaxTokens, thinkingBudgetWithin } from "../output-limit.ts";
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
-
 
 type MessagesRequestBody = Omit<MessageCreateParamsBase, "stream">;
 
@@ -37,9 +31,7 @@ export function toMessagesRequest(request: ModelRequest): MessagesRequestBody {
         add("user", m.content ? [{ type: "text", text: m.content }] : []);
         break;
       case "tool":
-        add("user", [
-          { type: "tool_result", tool_use_id: m.toolCallId, ...(m.content ? { content: m.content } : {}) },
-        ]);
+        add("user", [{ type: "tool_result", tool_use_id: m.toolCallId, ...(m.content ? { content: m.content } : {}) }]);
         break;
       case "assistant":
         add("assistant", assistantBlocks(m));

@@ -1,12 +1,7 @@
 // Adapter for AWS Bedrock through `@aws-sdk/client-bedrock-runtime`
 // (Converse and ConverseStream): a region, static keys when given, else the
 // SDK's default credential chain, and an optional endpoint override.
-import {
-  BedrockRuntimeClient,
-  BedrockRuntimeServiceException,
-  ConverseCommand,
-  ConverseStreamCommand,
-} from "@aws-sdk/client-bedrock-runtime";
+import { BedrockRuntimeClient, BedrockRuntimeServiceException, ConverseCommand, ConverseStreamCommand } from "@aws-sdk/client-bedrock-runtime";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import type { Adapter } from "../adapter.ts";
 import { bedrockEndpoint } from "../../base/base-url.ts";
@@ -29,8 +24,7 @@ export function createBedrockAdapter(p: ProviderSettings): Adapter {
     ...(baseUrl.startsWith("http://") ? { requestHandler: new NodeHttpHandler() } : {}),
   });
   const secrets = [p.secretKey, p.accessKey, p.apiKey];
-  const fail = (err: unknown, request: ModelRequest): ProviderError =>
-    redacted(toProviderError(err, baseUrl, request.signal), secrets, err);
+  const fail = (err: unknown, request: ModelRequest): ProviderError => redacted(toProviderError(err, baseUrl, request.signal), secrets, err);
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {

@@ -15,8 +15,7 @@ export function createGeminiAdapter(p: ProviderSettings): Adapter {
   // No SDK retries (retry.ts does them) and no SDK timeout (retry.ts bounds each attempt).
   const client = new GoogleGenAI({ apiKey: p.apiKey ?? "", httpOptions: { baseUrl, apiVersion } });
   const secrets = [p.apiKey];
-  const fail = (err: unknown, request: ModelRequest): ProviderError =>
-    redacted(toProviderError(err, baseUrl, request.signal), secrets, err);
+  const fail = (err: unknown, request: ModelRequest): ProviderError => redacted(toProviderError(err, baseUrl, request.signal), secrets, err);
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
     try {

@@ -3,7 +3,6 @@ import type { Content, FunctionDeclaration, GenerateContentConfig, Part } from "
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
 
-
 interface GeminiRequest {
   model: string;
   contents: Content[];
@@ -54,9 +53,7 @@ export function toGeminiRequest(request: ModelRequest): GeminiRequest {
 function modelParts(m: AssistantMessage): Part[] {
   const parts: Part[] = [];
   if (m.content) parts.push({ text: m.content });
-  const signature = m.reasoningSignature?.startsWith(GEMINI_SIGNATURE_PREFIX)
-    ? m.reasoningSignature.slice(GEMINI_SIGNATURE_PREFIX.length)
-    : undefined;
+  const signature = m.reasoningSignature?.startsWith(GEMINI_SIGNATURE_PREFIX) ? m.reasoningSignature.slice(GEMINI_SIGNATURE_PREFIX.length) : undefined;
   (m.toolCalls ?? []).forEach((call, i) => {
     const part: Part = { functionCall: { id: call.id, name: call.name, args: parseToolArguments(call.arguments) } };
     // Gemini attaches the step's thought signature to its first function call and wants it back there.

@@ -55,15 +55,14 @@ export function createOpenAIAdapter(p: ProviderSettings): Adapter {
   const sharedUrl = apiVersion === undefined ? chatCompletionsUrl(baseUrl, "") : undefined;
 
   const send = (request: ModelRequest, extra: Record<string, unknown>) =>
-    post(
-      {
-        url: sharedUrl ?? chatCompletionsUrl(baseUrl, request.model, apiVersion),
-        headers,
-        // The answer's limit goes before the rest, where the SDK's callers put it.
-        body: chatRequestJson(request, request.maxTokens === undefined ? extra : { [limitField]: request.maxTokens, ...extra }),
-        signal: request.signal,
-        baseUrl,
-      });
+    post({
+      url: sharedUrl ?? chatCompletionsUrl(baseUrl, request.model, apiVersion),
+      headers,
+      // The answer's limit goes before the rest, where the SDK's callers put it.
+      body: chatRequestJson(request, request.maxTokens === undefined ? extra : { [limitField]: request.maxTokens, ...extra }),
+      signal: request.signal,
+      baseUrl,
+    });
   const failure = (err: unknown, request: ModelRequest) => redacted(lowLevelError(err, baseUrl, request.signal), secrets);
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {

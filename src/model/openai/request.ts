@@ -1,9 +1,5 @@
 // Neutral request → Chat Completions request body (docs/agent-loop.md#model-request, docs/providers.md#thinking).
-import type {
-  ChatCompletionCreateParamsBase,
-  ChatCompletionFunctionTool,
-  ChatCompletionMessageParam,
-} from "openai/resources/chat/completions";
+import type { ChatCompletionCreateParamsBase, ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Message, ModelRequest, ToolSchema } from "../types.ts";
 
 type ChatRequestBody = Omit<ChatCompletionCreateParamsBase, "stream" | "stream_options">;

@@ -394,9 +394,32 @@ function writeValue(f: FieldDesc, v: unknown, w: Writer): void {
 }
 
 const ALL = [
-  Ping, Pong, GetStats, Sessions, DaemonStats, SessionInfo, SessionList, GetAgentMsg, StreamMsg, ErrorMsg, TokenUsage, StreamStart, StreamChunk, StreamThinking,
-  ToolCallInfo, ToolStartEvent, ToolResultEvent, ToolsCompleteEvent, StreamEnd, AskOption, AskQuestion,
-  AskUserEvent, StreamEvent, AgentInfo, ClientMessage, ServerMessage,
+  Ping,
+  Pong,
+  GetStats,
+  Sessions,
+  DaemonStats,
+  SessionInfo,
+  SessionList,
+  GetAgentMsg,
+  StreamMsg,
+  ErrorMsg,
+  TokenUsage,
+  StreamStart,
+  StreamChunk,
+  StreamThinking,
+  ToolCallInfo,
+  ToolStartEvent,
+  ToolResultEvent,
+  ToolsCompleteEvent,
+  StreamEnd,
+  AskOption,
+  AskQuestion,
+  AskUserEvent,
+  StreamEvent,
+  AgentInfo,
+  ClientMessage,
+  ServerMessage,
 ];
 
 function descOf(typeName: string): MessageDesc {

@@ -51,12 +51,7 @@ export interface Scored<K> {
  * ties by `compare` (the caller's name order), at most `limit`. (Memory:
  * a few entries, indexed per query.)
  */
-export function rankBm25<K>(
-  query: string,
-  docs: ReadonlyArray<{ key: K; doc: IndexedDoc }>,
-  limit: number,
-  compare: (a: K, b: K) => number,
-): Scored<K>[] {
+export function rankBm25<K>(query: string, docs: ReadonlyArray<{ key: K; doc: IndexedDoc }>, limit: number, compare: (a: K, b: K) => number): Scored<K>[] {
   const index = new Bm25Index<K>();
   for (const { key, doc } of docs) index.add(key, doc);
   return index.search(query, limit, compare);

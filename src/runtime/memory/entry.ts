@@ -24,7 +24,10 @@ export function parseEntry(text: string): MemoryEntry {
     else if (line.startsWith("description:")) description = line.slice("description:".length).trim();
   }
   if (name === undefined || name === "") throw new Error("missing name");
-  const content = lines.slice(close + 1).join("\n").trim();
+  const content = lines
+    .slice(close + 1)
+    .join("\n")
+    .trim();
   return { name, description, content };
 }
 

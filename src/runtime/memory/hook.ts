@@ -28,7 +28,11 @@ export function memoryBlock(index: string): string {
 
 /** The `<recall>` message for a user message, or undefined when nothing matches. */
 export function autoRecall(store: MemoryStore, userMessage: string | undefined, limit: number): UserMessage | undefined {
-  const query = (userMessage ?? "").split(/\s+/).filter((w) => w !== "").slice(0, AUTO_RECALL_WORDS).join(" ");
+  const query = (userMessage ?? "")
+    .split(/\s+/)
+    .filter((w) => w !== "")
+    .slice(0, AUTO_RECALL_WORDS)
+    .join(" ");
   if (query === "") return undefined;
   const hits = store.search(query, limit);
   if (hits.length === 0) return undefined;

@@ -334,7 +334,8 @@ export class ConversationIndex {
     try {
       text = await readFile(this.snapshotPath, "utf8");
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.log.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT")
+        this.log.warn(`search index ${this.snapshotPath} unreadable, rebuilding: ${(err as Error).message}`);
       return;
     }
     try {

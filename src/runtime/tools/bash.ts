@@ -93,7 +93,8 @@ export function runBash(command: string, options: BashOptions): Promise<ToolOutc
       return;
     }
     // The daemon's own umask (077) keeps its files private; files a command makes are the user's.
-    const argv = options.umask === undefined ? planned.argv : ["/bin/sh", "-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$@"`, "sh", ...planned.argv];
+    const argv =
+      options.umask === undefined ? planned.argv : ["/bin/sh", "-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$@"`, "sh", ...planned.argv];
     const [program, ...args] = argv;
     const owner = options.agent !== undefined ? { agent: options.agent, run: options.run } : undefined;
     const token = options.processes && owner ? options.processes.token(owner) : undefined;

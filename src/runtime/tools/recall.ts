@@ -8,12 +8,7 @@ export const RECALL_TOOL_DEFAULT_LIMIT = 5;
 
 const input = z.object({
   query: z.string().describe("keywords to search memory for"),
-  limit: z
-    .number()
-    .int()
-    .nullable()
-    .optional()
-    .describe(`most entries to return (default ${RECALL_TOOL_DEFAULT_LIMIT})`),
+  limit: z.number().int().nullable().optional().describe(`most entries to return (default ${RECALL_TOOL_DEFAULT_LIMIT})`),
 });
 
 export function recallTool(store: MemoryStore) {

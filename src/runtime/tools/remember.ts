@@ -15,8 +15,7 @@ export function rememberTool(store: MemoryStore) {
   return defineTool({
     name: "remember",
     description:
-      "Save or update a memory entry. The name identifies it (the same name overwrites); " +
-      "the description drives search relevance, so make it specific.",
+      "Save or update a memory entry. The name identifies it (the same name overwrites); " + "the description drives search relevance, so make it specific.",
     input,
     async run(args) {
       try {

@@ -19,7 +19,10 @@ export class RunSpend {
   readonly held = new Holdings();
   private readonly budgets: Budget[];
 
-  constructor(agent: Pick<AgentDefinition, "name" | "maxUsdPerRun" | "maxTokensPerRun">, readonly parent?: RunSpend) {
+  constructor(
+    agent: Pick<AgentDefinition, "name" | "maxUsdPerRun" | "maxTokensPerRun">,
+    readonly parent?: RunSpend,
+  ) {
     this.budgets = [...runBudgets(agent, this), ...(parent?.allBudgets() ?? [])];
   }
 

@@ -119,10 +119,6 @@ export function costAt(price: ModelPrice, u: Usage): number {
   const read = u.cacheHitTokens ?? 0;
   const write = u.cacheWriteTokens ?? 0;
   const fresh = Math.max(0, u.promptTokens - read - write);
-  const usd =
-    fresh * price.input +
-    read * (price.cache_read ?? price.input) +
-    write * (price.cache_write ?? price.input) +
-    u.completionTokens * price.output;
+  const usd = fresh * price.input + read * (price.cache_read ?? price.input) + write * (price.cache_write ?? price.input) + u.completionTokens * price.output;
   return usd / 1_000_000;
 }

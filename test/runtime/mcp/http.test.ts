@@ -60,7 +60,12 @@ test("connects over streamable HTTP, lists and calls tools", async () => {
 
 test("an unreachable url fails that server only", async () => {
   const port = await freePort();
-  const other = await connectMcpServers([{ name: "nowhere", url: `http://127.0.0.1:${port}/mcp`, args: [], env: {} }], { baseEnv: {}, extraEnv: {}, timeoutMs: 5000, log: SILENT_LOG });
+  const other = await connectMcpServers([{ name: "nowhere", url: `http://127.0.0.1:${port}/mcp`, args: [], env: {} }], {
+    baseEnv: {},
+    extraEnv: {},
+    timeoutMs: 5000,
+    log: SILENT_LOG,
+  });
   expect(other.servers()[0].status).toBe("failed");
   expect(other.servers()[0].error).not.toBe("");
   await other.close();

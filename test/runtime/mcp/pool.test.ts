@@ -70,7 +70,12 @@ test("the server's environment is daemon env + [env] + its own env (server wins)
 test("a server that does not answer in time is skipped", async () => {
   const warned: string[] = [];
   const arg = `30.${process.pid}`;
-  const slow = await connectMcpServers([{ name: "mute", command: "sleep", args: [arg], env: {} }], { baseEnv: process.env, extraEnv: {}, timeoutMs: 300, log: { warn: (m) => warned.push(m) } });
+  const slow = await connectMcpServers([{ name: "mute", command: "sleep", args: [arg], env: {} }], {
+    baseEnv: process.env,
+    extraEnv: {},
+    timeoutMs: 300,
+    log: { warn: (m) => warned.push(m) },
+  });
   expect(slow.servers()).toEqual([{ name: "mute", status: "failed", error: "timed out after 300 ms", toolCount: 0 }]);
   expect(slow.connectedNames()).toEqual([]);
   expect(warned).toHaveLength(1);

@@ -64,7 +64,7 @@ test("args that are not a JSON object are refused before any call", async () => 
   }
 });
 
-test("listing: `\"\"` lists all as `<tool>: <description>`; a query filters name or description case-insensitively", async () => {
+test('listing: `""` lists all as `<tool>: <description>`; a query filters name or description case-insensitively', async () => {
   const all = await mcp({ name: "" });
   expect(all.isError).toBe(false);
   const lines = all.output.split("\n");
@@ -111,7 +111,10 @@ test("a tool whose server has gone is `mcp tool '<x>' not available`", async () 
 test("a call that fails in transport is `mcp call failed: …`", async () => {
   const aborted = new AbortController();
   aborted.abort(new Error("stopped by test"));
-  const out = await registry.dispatch({ id: "c3", name: "mcp", arguments: '{"name":"echo","args":"{\\"message\\":\\"x\\"}"}' }, { ...ctx(), signal: aborted.signal });
+  const out = await registry.dispatch(
+    { id: "c3", name: "mcp", arguments: '{"name":"echo","args":"{\\"message\\":\\"x\\"}"}' },
+    { ...ctx(), signal: aborted.signal },
+  );
   expect(out.isError).toBe(true);
   expect(out.output).toStartWith("mcp call failed: ");
 });

@@ -29,9 +29,7 @@ test("prompt block without MEMORY.md: two newlines then the guidance", async () 
 test("prompt block with MEMORY.md: the <memory> block, two newlines, the guidance", async () => {
   const { store } = await openStore();
   await store.writeIndex("# Sam\n- night owl\n");
-  expect(composePrompt([memoryHook(store, 5)], "BASE", agent)).toBe(
-    `BASE\n\n<memory>\n# Sam\n- night owl\n</memory>\n\n${MEMORY_GUIDANCE}`,
-  );
+  expect(composePrompt([memoryHook(store, 5)], "BASE", agent)).toBe(`BASE\n\n<memory>\n# Sam\n- night owl\n</memory>\n\n${MEMORY_GUIDANCE}`);
 });
 
 test("the guidance covers the four tools and what to remember", () => {

@@ -21,9 +21,7 @@ test("remember writes <slug>.md in the entry format; a new store loads it", asyn
   const { store, dir } = await openStore();
   await store.remember("Luna's Vet Appointment!", "Luna vet appointment date", "Tuesday 3pm at Dr. Ortiz");
   const file = join(dir, "entries", "luna-s-vet-appointment.md");
-  expect(readFileSync(file, "utf8")).toBe(
-    "---\nname: Luna's Vet Appointment!\ndescription: Luna vet appointment date\n---\n\nTuesday 3pm at Dr. Ortiz\n",
-  );
+  expect(readFileSync(file, "utf8")).toBe("---\nname: Luna's Vet Appointment!\ndescription: Luna vet appointment date\n---\n\nTuesday 3pm at Dr. Ortiz\n");
   const again = await MemoryStore.open(dir, SILENT_LOG);
   expect(again.get("Luna's Vet Appointment!")).toEqual({
     name: "Luna's Vet Appointment!",

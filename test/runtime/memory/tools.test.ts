@@ -24,8 +24,7 @@ async function setup() {
   const registry = new ToolRegistry();
   memoryHook(opened.store).registerTools!(registry);
   let n = 0;
-  const call = (name: string, args: Record<string, unknown>) =>
-    registry.dispatch({ id: `c${++n}`, name, arguments: JSON.stringify(args) }, ctx);
+  const call = (name: string, args: Record<string, unknown>) => registry.dispatch({ id: `c${++n}`, name, arguments: JSON.stringify(args) }, ctx);
   return { ...opened, registry, call };
 }
 
