@@ -37,6 +37,7 @@ const SKIPPED: Record<string, string> = {
   "npx bun test": "the whole suite, this file included",
   "npx bun run typecheck": ".ci/run runs it",
   "npx bun run lint": ".ci/run runs it",
+  "npx bun run format": "rewrites files; .ci/run checks the format (lint) instead",
   "npx bun run bench --quick": "benchmarks take minutes; bench/ is not part of the tests",
   "test/load.sh -n 5": "runs .ci/run five times",
 };
