@@ -1,4 +1,4 @@
-// The Gemini adapter through the real `@google/genai` SDK against the fake server.
+// The Gemini adapter against the fake server, which speaks Gemini's wire format.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { toGeminiRequest } from "../../src/model/gemini/request.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";

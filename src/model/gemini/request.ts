@@ -1,23 +1,20 @@
-// Neutral request → Gemini generateContent parameters (docs/agent-loop.md#model-request, docs/providers.md#thinking).
-import type { Content, FunctionDeclaration, GenerateContentConfig, Part } from "@google/genai";
+// Neutral request → the body of a Gemini generateContent request
+// (docs/agent-loop.md#model-request, docs/providers.md#thinking), field for
+// field and in the order the `@google/genai` SDK sent it
+// (test/model/gemini-wire.test.ts holds it to the SDK).
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
+import type { Content, FunctionDeclaration, GenerateContentBody, GenerationConfig, Part } from "./wire.ts";
 
-interface GeminiRequest {
-  model: string;
-  contents: Content[];
-  config: GenerateContentConfig;
-}
-
-export function toGeminiRequest(request: ModelRequest): GeminiRequest {
+export function toGeminiRequest(request: ModelRequest): GenerateContentBody {
   const system: string[] = request.system ? [request.system] : [];
   const contents: Content[] = [];
   const add = (role: "user" | "model", parts: Part[]): void => {
     if (parts.length === 0) return;
     const last = contents[contents.length - 1];
     // Gemini wants alternating turns: function responses and the user text after them form one.
-    if (last && last.role === role) last.parts?.push(...parts);
-    else contents.push({ role, parts });
+    if (last && last.role === role) last.parts.push(...parts);
+    else contents.push({ parts, role });
   };
   for (const m of request.messages) {
     switch (m.role) {
@@ -35,19 +32,26 @@ export function toGeminiRequest(request: ModelRequest): GeminiRequest {
         break;
     }
   }
-  const config: GenerateContentConfig = {};
-  if (system.length > 0) config.systemInstruction = system.join("\n\n");
-  if (request.tools && request.tools.length > 0) {
-    config.tools = [{ functionDeclarations: request.tools.map(toDeclaration) }];
-  }
-  if (request.thinking) config.thinkingConfig = { includeThoughts: true };
+  const body: GenerateContentBody = { contents, generationConfig: generationConfig(request) };
+  if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join("\n\n") }], role: "user" };
+  if (request.tools && request.tools.length > 0) body.tools = [{ functionDeclarations: request.tools.map(toDeclaration) }];
+  return body;
+}
+
+/** The body as sent: the fields in the SDK's order, `continuationToken` when resuming a checkpoint. */
+export function geminiRequestJson(body: GenerateContentBody, continuationToken?: string): string {
+  const { contents, systemInstruction, tools, generationConfig } = body;
+  return JSON.stringify({ contents, systemInstruction, tools, continuationToken, generationConfig });
+}
+
+function generationConfig(request: ModelRequest): GenerationConfig {
   // Set by a budget (docs/usage.md); Gemini counts reasoning in its own tally, so it gets a share of the limit too.
   if (request.maxTokens !== undefined) {
-    config.maxOutputTokens = request.maxTokens;
+    const config: GenerationConfig = { maxOutputTokens: request.maxTokens };
     if (request.thinking) config.thinkingConfig = { includeThoughts: true, thinkingBudget: Math.floor(request.maxTokens / 2) };
+    return config;
   }
-  if (request.signal) config.abortSignal = request.signal;
-  return { model: request.model, contents, config };
+  return request.thinking ? { thinkingConfig: { includeThoughts: true } } : {};
 }
 
 function modelParts(m: AssistantMessage): Part[] {
@@ -55,7 +59,7 @@ function modelParts(m: AssistantMessage): Part[] {
   if (m.content) parts.push({ text: m.content });
   const signature = m.reasoningSignature?.startsWith(GEMINI_SIGNATURE_PREFIX) ? m.reasoningSignature.slice(GEMINI_SIGNATURE_PREFIX.length) : undefined;
   (m.toolCalls ?? []).forEach((call, i) => {
-    const part: Part = { functionCall: { id: call.id, name: call.name, args: parseToolArguments(call.arguments) } };
+    const part: Part = { functionCall: { args: parseToolArguments(call.arguments), id: call.id, name: call.name } };
     // Gemini attaches the step's thought signature to its first function call and wants it back there.
     if (i === 0 && signature) part.thoughtSignature = signature;
     parts.push(part);

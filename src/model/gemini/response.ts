@@ -1,11 +1,11 @@
 // Gemini generateContent answers (streamed chunks and whole responses) →
 // neutral StreamChunks / ModelResponse.
-import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from "@google/genai";
+import type { GenerateContentResponse, Part, UsageMetadata } from "./wire.ts";
 import { GEMINI_SIGNATURE_PREFIX } from "../tool-args.ts";
 import type { ModelResponse, StreamChunk, ToolCall, Usage } from "../types.ts";
 
 /** Thoughts count as completion tokens, as OpenAI counts reasoning tokens. */
-export function toUsage(u: GenerateContentResponseUsageMetadata): Usage {
+export function toUsage(u: UsageMetadata): Usage {
   const prompt = u.promptTokenCount ?? 0;
   const thoughts = u.thoughtsTokenCount;
   const completion = (u.candidatesTokenCount ?? 0) + (thoughts ?? 0);
