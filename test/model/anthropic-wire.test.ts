@@ -14,7 +14,7 @@ import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
 import { KEY } from "./helpers.ts";
-import { closedPort, endlessReply, jsonReply, outcome, sampleRequest, startWireCapture, untilSeen, type WireCapture } from "../support/wire-capture.ts";
+import { jsonReply, outcome, sampleRequest, startWireCapture, type WireCapture, connectionFailureTests } from "../support/wire-capture.ts";
 
 let wire: WireCapture;
 beforeAll(() => {
@@ -171,34 +171,5 @@ describe("each failure is the SDK's error", () => {
     }
   }
 
-  test("a server that refuses the connection", async () => {
-    const port = await closedPort();
-    for (const streamed of [true, false]) {
-      const p = settings({ baseUrl: `http://127.0.0.1:${port}` });
-      const ours = await ourCall(p, request(), streamed);
-      expect(ours).toEqual(await sdkCall(p, request(), streamed));
-      expect(ours[0]).toMatchObject({ kind: "connection" });
-    }
-  });
-
-  test("a call the caller aborted before it began", async () => {
-    for (const streamed of [true, false]) {
-      const signal = AbortSignal.abort();
-      const ours = await ourCall(settings(), request({ signal }), streamed);
-      expect(ours).toEqual(await sdkCall(settings(), request({ signal }), streamed));
-      expect(ours[0]).toMatchObject({ kind: "aborted" });
-    }
-  });
-
-  test("a call aborted while the server holds its answer", async () => {
-    for (const streamed of [true, false]) {
-      wire.reply = endlessReply;
-      const controller = new AbortController();
-      wire.seen.length = 0;
-      const call = ourCall(settings(), request({ signal: controller.signal }), streamed);
-      await untilSeen(wire);
-      controller.abort();
-      expect((await call).at(-1)).toMatchObject({ kind: "aborted" });
-    }
-  });
+  connectionFailureTests({ wire: () => wire, at: (o) => settings({ baseUrl: o }), request, ours: ourCall, sdk: sdkCall });
 });

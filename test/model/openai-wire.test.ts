@@ -13,7 +13,7 @@ import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
 import { KEY } from "./helpers.ts";
-import { closedPort, endlessReply, jsonReply, outcome, sampleRequest, startWireCapture, untilSeen, type WireCapture } from "../support/wire-capture.ts";
+import { jsonReply, outcome, sampleRequest, startWireCapture, type WireCapture, connectionFailureTests } from "../support/wire-capture.ts";
 
 let wire: WireCapture;
 let origin: string;
@@ -165,39 +165,7 @@ describe("each failure is the SDK's error", () => {
     });
   }
 
-  test("a server that refuses the connection", async () => {
-    const port = await closedPort();
-    for (const streamed of [true, false]) {
-      const p = settings({ kind: "openai", baseUrl: `http://127.0.0.1:${port}/v1` });
-      const ours = (await ourCall(p, request(), streamed))[0] as { error: string; kind: string };
-      expect(ours).toEqual((await sdkCall(p, request(), streamed))[0] as never);
-      expect(ours.kind).toBe("connection");
-    }
-  });
-
-  test("a call the caller aborted before it began", async () => {
-    for (const streamed of [true, false]) {
-      const p = settings({ kind: "openai", baseUrl: `${origin}/v1` });
-      const signal = AbortSignal.abort();
-      const ours = (await ourCall(p, request({ signal }), streamed))[0];
-      expect(ours).toEqual((await sdkCall(p, request({ signal }), streamed))[0] as never);
-      expect(ours).toMatchObject({ kind: "aborted" });
-    }
-  });
-
-  test("a call aborted while the server holds its answer", async () => {
-    for (const streamed of [true, false]) {
-      wire.reply = endlessReply;
-      const p = settings({ kind: "openai", baseUrl: `${origin}/v1` });
-      const controller = new AbortController();
-      wire.seen.length = 0;
-      const call = ourCall(p, request({ signal: controller.signal }), streamed);
-      // The server has the request, and holds the body open.
-      await untilSeen(wire);
-      controller.abort();
-      expect((await call).at(-1)).toMatchObject({ kind: "aborted" });
-    }
-  });
+  connectionFailureTests({ wire: () => wire, at: (o) => settings({ kind: "openai", baseUrl: `${o}/v1` }), request, ours: ourCall, sdk: sdkCall });
 });
 
 test("a huge error body is read only as far as its message needs", async () => {

@@ -1,8 +1,10 @@
 // A server that records each request (method, URL, body, the named headers)
 // and answers with whatever the test sets: for holding a provider adapter's
 // requests and error handling to its SDK's (test/model/*-wire.test.ts).
+import { expect, test } from "bun:test";
 import { ProviderError } from "../../src/model/errors.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
+import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 
 export interface CapturedRequest {
   method: string;
@@ -78,4 +80,60 @@ export async function untilSeen(wire: WireCapture): Promise<void> {
   const deadline = Date.now() + 5000;
   while (wire.seen.length === 0 && Date.now() < deadline) await Bun.sleep(5);
   if (wire.seen.length === 0) throw new Error("the server got no request within 5 s");
+}
+
+/** An adapter and its SDK, as a wire test calls them: the chunks of one call, then its outcome. */
+export type WireCall = (p: ProviderSettings, request: ModelRequest, streamed: boolean) => Promise<unknown[]>;
+
+export interface WireSides {
+  wire: () => WireCapture;
+  /** The provider, reached at `origin` (the capture's, or a closed port's). */
+  at: (origin: string) => ProviderSettings;
+  request: (over?: Partial<ModelRequest>) => ModelRequest;
+  ours: WireCall;
+  sdk: WireCall;
+  /** The SDK said "connection … lost" of a refused connection where every adapter says "cannot connect". */
+  sdkSaidLost?: boolean;
+}
+
+/** The failures before any answer, the same for every adapter: a refused connection, an abort before and during the call. */
+export function connectionFailureTests(sides: WireSides): void {
+  test(`a server that refuses the connection${sides.sdkSaidLost ? ": the SDK's kind and transience, said as every adapter says it" : ""}`, async () => {
+    const port = await closedPort();
+    const origin = `http://127.0.0.1:${port}`;
+    for (const streamed of [true, false]) {
+      const [ours] = (await sides.ours(sides.at(origin), sides.request(), streamed)) as { error: string }[];
+      const [sdk] = (await sides.sdk(sides.at(origin), sides.request(), streamed)) as { error: string }[];
+      expect(ours).toMatchObject({ kind: "connection" });
+      expect(ours!.error).toStartWith(`provider error: cannot connect to ${origin}`);
+      if (sides.sdkSaidLost) {
+        expect({ ...ours, error: "" }).toEqual({ ...sdk!, error: "" });
+        expect(sdk!.error).toStartWith(`provider error: connection to ${origin}`);
+      } else expect(ours).toEqual(sdk!);
+    }
+  });
+
+  test("a call the caller aborted before it began", async () => {
+    for (const streamed of [true, false]) {
+      const p = sides.at(sides.wire().origin);
+      const signal = AbortSignal.abort();
+      const ours = await sides.ours(p, sides.request({ signal }), streamed);
+      expect(ours).toEqual(await sides.sdk(p, sides.request({ signal }), streamed));
+      expect(ours[0]).toMatchObject({ kind: "aborted" });
+    }
+  });
+
+  test("a call aborted while the server holds its answer", async () => {
+    const wire = sides.wire();
+    for (const streamed of [true, false]) {
+      wire.reply = endlessReply;
+      const controller = new AbortController();
+      wire.seen.length = 0;
+      const call = sides.ours(sides.at(wire.origin), sides.request({ signal: controller.signal }), streamed);
+      // The server has the request, and holds the body open.
+      await untilSeen(wire);
+      controller.abort();
+      expect((await call).at(-1)).toMatchObject({ kind: "aborted" });
+    }
+  });
 }
