@@ -1,47 +1,23 @@
 // Neutral request → Anthropic Messages request body (docs/agent-loop.md#model-request, docs/providers.md#thinking).
 import type { ContentBlockParam, MessageCreateParamsBase, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
 import { defaultMaxTokens, thinkingBudgetWithin } from "../output-limit.ts";
+import { alternatingTurns, type Turn } from "../turns.ts";
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
 
 type MessagesRequestBody = Omit<MessageCreateParamsBase, "stream">;
 
-interface Turn {
-  role: "user" | "assistant";
-  content: ContentBlockParam[];
-}
-
 export function toMessagesRequest(request: ModelRequest): MessagesRequestBody {
-  const system: string[] = request.system ? [request.system] : [];
-  const turns: Turn[] = [];
-  const add = (role: Turn["role"], blocks: ContentBlockParam[]): void => {
-    if (blocks.length === 0) return; // Anthropic rejects empty turns and empty text blocks
-    const last = turns[turns.length - 1];
-    // Consecutive tool results (and whatever user text follows them) form one user turn.
-    if (last && last.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
-  };
-  for (const m of request.messages) {
-    switch (m.role) {
-      case "system":
-        // Messages has one system slot; system messages in the history join it.
-        if (m.content) system.push(m.content);
-        break;
-      case "user":
-        add("user", m.content ? [{ type: "text", text: m.content }] : []);
-        break;
-      case "tool":
-        add("user", [{ type: "tool_result", tool_use_id: m.toolCallId, ...(m.content ? { content: m.content } : {}) }]);
-        break;
-      case "assistant":
-        add("assistant", assistantBlocks(m));
-        break;
-    }
-  }
+  // Messages has one system slot: system messages in the history join it. Anthropic rejects empty turns and empty text blocks.
+  const { system, turns } = alternatingTurns<ContentBlockParam>(request, {
+    user: (text) => [{ type: "text", text }],
+    tool: (m) => [{ type: "tool_result", tool_use_id: m.toolCallId, ...(m.content ? { content: m.content } : {}) }],
+    assistant: assistantBlocks,
+  });
   const body: MessagesRequestBody = {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens(false),
-    messages: turns.map((t): MessageParam => ({ role: t.role, content: t.content })),
+    messages: turns.map((t): MessageParam => ({ role: t.side === "model" ? "assistant" : "user", content: t.blocks })),
   };
   if (system.length > 0) body.system = system.join("\n\n");
   if (request.tools && request.tools.length > 0) {
@@ -79,13 +55,13 @@ function assistantBlocks(m: AssistantMessage): ContentBlockParam[] {
  * (a provider switch, or reasoning kept without its signature), this request
  * goes without thinking rather than failing.
  */
-function thinkingAllowed(turns: Turn[]): boolean {
+function thinkingAllowed(turns: Turn<ContentBlockParam>[]): boolean {
   const last = turns[turns.length - 1];
   const prev = turns[turns.length - 2];
-  if (!last || !prev || last.role !== "user" || prev.role !== "assistant") return true;
-  const answersTools = last.content.some((b) => b.type === "tool_result");
+  if (!last || !prev || last.side !== "user" || prev.side !== "model") return true;
+  const answersTools = last.blocks.some((b) => b.type === "tool_result");
   if (!answersTools) return true;
-  return prev.content[0]?.type === "thinking" || prev.content[0]?.type === "redacted_thinking";
+  return prev.blocks[0]?.type === "thinking" || prev.blocks[0]?.type === "redacted_thinking";
 }
 
 function toTool(t: ToolSchema): Tool {

@@ -3,35 +3,18 @@
 // field and in the order the `@google/genai` SDK sent it
 // (test/model/gemini-wire.test.ts holds it to the SDK).
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
+import { alternatingTurns } from "../turns.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
 import type { Content, FunctionDeclaration, GenerateContentBody, GenerationConfig, Part } from "./wire.ts";
 
 export function toGeminiRequest(request: ModelRequest): GenerateContentBody {
-  const system: string[] = request.system ? [request.system] : [];
-  const contents: Content[] = [];
-  const add = (role: "user" | "model", parts: Part[]): void => {
-    if (parts.length === 0) return;
-    const last = contents[contents.length - 1];
-    // Gemini wants alternating turns: function responses and the user text after them form one.
-    if (last && last.role === role) last.parts.push(...parts);
-    else contents.push({ parts, role });
-  };
-  for (const m of request.messages) {
-    switch (m.role) {
-      case "system":
-        if (m.content) system.push(m.content);
-        break;
-      case "user":
-        add("user", m.content ? [{ text: m.content }] : []);
-        break;
-      case "tool":
-        add("user", [{ functionResponse: { id: m.toolCallId, name: m.name ?? "", response: { output: m.content } } }]);
-        break;
-      case "assistant":
-        add("model", modelParts(m));
-        break;
-    }
-  }
+  // Gemini wants alternating turns: function responses and the user text after them form one.
+  const { system, turns } = alternatingTurns<Part>(request, {
+    user: (text) => [{ text }],
+    tool: (m) => [{ functionResponse: { id: m.toolCallId, name: m.name ?? "", response: { output: m.content } } }],
+    assistant: modelParts,
+  });
+  const contents: Content[] = turns.map((t) => ({ parts: t.blocks, role: t.side }));
   const body: GenerateContentBody = { contents, generationConfig: generationConfig(request) };
   if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join("\n\n") }], role: "user" };
   if (request.tools && request.tools.length > 0) body.tools = [{ functionDeclarations: request.tools.map(toDeclaration) }];
