@@ -34,7 +34,7 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 async function sdkResolve(env: Env) {
   const saved = { ...process.env };
   for (const k of Object.keys(process.env)) if (k.startsWith("AWS_")) delete process.env[k];
-  Object.assign(process.env, env);
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
   try {
     const c = await defaultProvider({ logger: quiet })();
     return { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, sessionToken: c.sessionToken, expiration: c.expiration };
@@ -103,7 +103,8 @@ test("environment keys, with session token and expiration, resolve as the SDK re
 
 test("the environment beats the default profile; AWS_PROFILE makes the profile win over the environment", async () => {
   const h = await home({
-    ".aws/credentials": "[default]\naws_access_key_id = AKIAFILE\naws_secret_access_key = SECRET-file\n[work]\naws_access_key_id = AKIAWORK\naws_secret_access_key = SECRET-work\naws_session_token = TOKEN-work\n",
+    ".aws/credentials":
+      "[default]\naws_access_key_id = AKIAFILE\naws_secret_access_key = SECRET-file\n[work]\naws_access_key_id = AKIAWORK\naws_secret_access_key = SECRET-work\naws_session_token = TOKEN-work\n",
   });
   const envKeys = { AWS_ACCESS_KEY_ID: "AKIAENV", AWS_SECRET_ACCESS_KEY: "SECRET-env" };
   expect((await chain(h.env(envKeys))()).accessKeyId).toBe("AKIAENV");
@@ -152,7 +153,8 @@ test("a profile with no credentials in it is passed over, and named in the final
 
 test("a source_profile loop is an error naming the loop, with no secret in it", async () => {
   const h = await home({
-    ".aws/config": "[profile dev]\nrole_arn = arn:aws:iam::1:role/dev\nsource_profile = a\n[profile a]\nrole_arn = arn:aws:iam::1:role/a\nsource_profile = dev\n",
+    ".aws/config":
+      "[profile dev]\nrole_arn = arn:aws:iam::1:role/dev\nsource_profile = a\n[profile a]\nrole_arn = arn:aws:iam::1:role/a\nsource_profile = dev\n",
   });
   const err = await failure(chain(h.env({ AWS_PROFILE: "dev" }))());
   expect(err.message).toBe("AWS credentials: profile 'dev' in ~/.aws/config: source_profile 'a' loops back: 'dev' → 'a' → 'dev' → 'a'");
@@ -161,9 +163,7 @@ test("a source_profile loop is an error naming the loop, with no secret in it", 
 test("a source_profile that does not exist is an error", async () => {
   const h = await home({ ".aws/config": "[profile dev]\nrole_arn = arn:aws:iam::1:role/dev\nsource_profile = missing\n" });
   const err = await failure(chain(h.env({ AWS_PROFILE: "dev" }))());
-  expect(err.message).toBe(
-    "AWS credentials: profile 'missing' (not in ~/.aws/config or ~/.aws/credentials): is named as a source_profile but does not exist",
-  );
+  expect(err.message).toBe("AWS credentials: profile 'missing' (not in ~/.aws/config or ~/.aws/credentials): is named as a source_profile but does not exist");
 });
 
 test("an unsupported credential_source and an MFA role are errors", async () => {
@@ -171,7 +171,9 @@ test("an unsupported credential_source and an MFA role are errors", async () => 
     ".aws/config":
       "[profile odd]\nrole_arn = arn:aws:iam::1:role/x\ncredential_source = Somewhere\n[profile mfa]\nrole_arn = arn:aws:iam::1:role/x\nsource_profile = base\nmfa_serial = arn:aws:iam::1:mfa/me\n[profile base]\naws_access_key_id = AKIABASE\naws_secret_access_key = SECRET-base\n",
   });
-  expect((await failure(chain(h.env({ AWS_PROFILE: "odd" }))())).message).toContain("credential_source 'Somewhere' is not one of Environment, Ec2InstanceMetadata, EcsContainer");
+  expect((await failure(chain(h.env({ AWS_PROFILE: "odd" }))())).message).toContain(
+    "credential_source 'Somewhere' is not one of Environment, Ec2InstanceMetadata, EcsContainer",
+  );
   const mfa = await failure(chain(h.env({ AWS_PROFILE: "mfa" }))());
   expect(mfa.message).toContain("needs an MFA code");
   noSecrets(mfa.message, "SECRET-base");
@@ -208,7 +210,13 @@ test("credential_process: its JSON gives the credentials, as the SDK's fromProce
   const command = await helper(h, printAnswer);
   await h.write(".aws/config", `[profile tool]\ncredential_process = ${command}\n`);
   const k = keys();
-  await answer(h, { Version: 1, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey, SessionToken: k.sessionToken, Expiration: k.expiration.toISOString() });
+  await answer(h, {
+    Version: 1,
+    AccessKeyId: k.accessKeyId,
+    SecretAccessKey: k.secretAccessKey,
+    SessionToken: k.sessionToken,
+    Expiration: k.expiration.toISOString(),
+  });
   const env = h.env({ AWS_PROFILE: "tool" });
   const ours = await chain(env)();
   expect(ours).toEqual({ accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey, sessionToken: k.sessionToken, expiration: k.expiration });
@@ -222,9 +230,18 @@ test("credential_process refusals: not JSON, wrong version, wrong types, expired
     ["{not json", "credential_process printed something that is not JSON"],
     [{ Version: 2, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey }, "credential_process did not print Version 1"],
     [{ Version: 1, AccessKeyId: 42, SecretAccessKey: k.secretAccessKey }, "credential_process printed no AccessKeyId and SecretAccessKey strings"],
-    [{ Version: 1, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey, SessionToken: 7 }, "credential_process printed a SessionToken that is not a string"],
-    [{ Version: 1, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey, Expiration: "soon" }, "credential_process printed an Expiration that is not a date"],
-    [{ Version: 1, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey, Expiration: "2001-01-01T00:00:00Z" }, "credential_process printed expired credentials"],
+    [
+      { Version: 1, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey, SessionToken: 7 },
+      "credential_process printed a SessionToken that is not a string",
+    ],
+    [
+      { Version: 1, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey, Expiration: "soon" },
+      "credential_process printed an Expiration that is not a date",
+    ],
+    [
+      { Version: 1, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey, Expiration: "2001-01-01T00:00:00Z" },
+      "credential_process printed expired credentials",
+    ],
   ];
   const command = await helper(h, printAnswer);
   await h.write(".aws/config", `[default]\ncredential_process = ${command}\n`);
@@ -274,7 +291,13 @@ test("credentials are kept until 5 minutes before they expire, then resolved aga
   await h.write(".aws/config", `[default]\ncredential_process = ${command}\n`);
   const serve = async (expiresInMs: number) => {
     const k = keys(expiresInMs);
-    await answer(h, { Version: 1, AccessKeyId: k.accessKeyId, SecretAccessKey: k.secretAccessKey, SessionToken: k.sessionToken, Expiration: k.expiration.toISOString() });
+    await answer(h, {
+      Version: 1,
+      AccessKeyId: k.accessKeyId,
+      SecretAccessKey: k.secretAccessKey,
+      SessionToken: k.sessionToken,
+      Expiration: k.expiration.toISOString(),
+    });
     return k;
   };
   const resolve = chain(h.env());

@@ -40,28 +40,23 @@ const STEPS: Step[] = [
   (ctx) => {
     if (containerConfigured(ctx)) return fromContainer(ctx);
     if (imdsDisabled(ctx)) throw new NextSource("instance metadata: disabled by AWS_EC2_METADATA_DISABLED");
-    return fromInstanceMetadata(ctx);
+    return fromInstanceMetadata(ctx).catch((err: unknown) => {
+      // Off EC2 this is the usual end of the chain: the failure joins the list of what was tried.
+      if (err instanceof ProviderError && err.kind !== "aborted" && !ctx.signal.aborted) throw new NextSource(err.message.slice(`${PREFIX}: `.length));
+      throw err;
+    });
   },
 ];
 
 /** One walk of the chain. */
 export async function resolveCredentials(ctx: Context): Promise<ResolvedCredentials> {
   const tried: string[] = [];
-  for (const [i, step] of STEPS.entries()) {
+  for (const step of STEPS) {
     try {
       return await step(ctx);
     } catch (err) {
-      if (err instanceof NextSource) {
-        tried.push(err.message);
-        continue;
-      }
-      // The last source failing is what "no credentials anywhere" means on a machine without a role.
-      const last = i === STEPS.length - 1;
-      if (last && err instanceof ProviderError && err.kind !== "aborted" && !ctx.signal.aborted) {
-        tried.push(err.message.slice(`${PREFIX}: `.length));
-        break;
-      }
-      throw err;
+      if (!(err instanceof NextSource)) throw err;
+      tried.push(err.message);
     }
   }
   throw new ProviderError(`${PREFIX}: none found. Tried ${tried.join("; ")}`, { kind: "other" });
