@@ -1,56 +1,39 @@
-// Neutral request → Bedrock Converse / ConverseStream input (docs/agent-loop.md#model-request, docs/providers.md#thinking).
-import type { ContentBlock, ConverseRequest, Message as BedrockMessage, Tool } from "@aws-sdk/client-bedrock-runtime";
+// Neutral request → the body of a Bedrock Converse / ConverseStream request
+// (docs/agent-loop.md#model-request, docs/providers.md#thinking), field for
+// field and in the order the AWS SDK sent it (test/model/bedrock-wire.test.ts
+// holds it to the SDK).
 import { defaultMaxTokens, thinkingBudgetWithin } from "../output-limit.ts";
 import { GEMINI_SIGNATURE_PREFIX, parseToolArguments } from "../tool-args.ts";
+import { alternatingTurns } from "../turns.ts";
 import type { AssistantMessage, ModelRequest, ToolSchema } from "../types.ts";
+import type { BedrockMessage, ContentBlock, ConverseBody, ToolSpec } from "./wire.ts";
 
-type BedrockRequest = Omit<ConverseRequest, "messages"> & { messages: BedrockMessage[] };
-
-export function toConverseRequest(request: ModelRequest): BedrockRequest {
-  const system: string[] = request.system ? [request.system] : [];
-  const messages: BedrockMessage[] = [];
-  const add = (role: "user" | "assistant", blocks: ContentBlock[]): void => {
-    if (blocks.length === 0) return; // Converse rejects empty turns and empty text blocks
-    const last = messages[messages.length - 1];
-    // Turns alternate: tool results and the user text after them form one user turn.
-    if (last && last.role === role) last.content?.push(...blocks);
-    else messages.push({ role, content: blocks });
-  };
-  for (const m of request.messages) {
-    switch (m.role) {
-      case "system":
-        if (m.content) system.push(m.content);
-        break;
-      case "user":
-        add("user", m.content ? [{ text: m.content }] : []);
-        break;
-      case "tool":
-        add("user", [{ toolResult: { toolUseId: m.toolCallId, content: [{ text: m.content || "(no output)" }] } }]);
-        break;
-      case "assistant":
-        add("assistant", assistantBlocks(m));
-        break;
-    }
-  }
-  const body: BedrockRequest = {
-    modelId: request.model,
-    messages,
-    inferenceConfig: { maxTokens: request.maxTokens ?? defaultMaxTokens(false) },
-  };
-  if (system.length > 0) body.system = [{ text: system.join("\n\n") }];
-  if (request.tools && request.tools.length > 0) {
-    body.toolConfig = { tools: request.tools.map(toTool), toolChoice: { auto: {} } };
-  }
+export function toConverseRequest(request: ModelRequest): ConverseBody {
+  // Converse rejects empty turns and empty text blocks; tool results and the user text after them form one user turn.
+  const { system, turns } = alternatingTurns<ContentBlock>(request, {
+    user: (text) => [{ text }],
+    tool: (m) => [{ toolResult: { toolUseId: m.toolCallId, content: [{ text: m.content || "(no output)" }] } }],
+    assistant: assistantBlocks,
+  });
+  const messages: BedrockMessage[] = turns.map((t) => ({ role: t.side === "model" ? "assistant" : "user", content: t.blocks }));
+  let maxTokens = request.maxTokens ?? defaultMaxTokens(false);
+  let additionalModelRequestFields: ConverseBody["additionalModelRequestFields"];
   // Reasoning on Bedrock is a model-specific request field; Claude models take Anthropic's.
   if (request.thinking && /claude|anthropic/i.test(request.model)) {
-    const maxTokens = request.maxTokens ?? defaultMaxTokens(true);
-    const budget = thinkingBudgetWithin(maxTokens);
+    const withThinking = request.maxTokens ?? defaultMaxTokens(true);
+    const budget = thinkingBudgetWithin(withThinking);
     if (budget !== undefined) {
-      body.additionalModelRequestFields = { thinking: { type: "enabled", budget_tokens: budget } };
-      body.inferenceConfig = { maxTokens };
+      additionalModelRequestFields = { thinking: { type: "enabled", budget_tokens: budget } };
+      maxTokens = withThinking;
     }
   }
-  return body;
+  return {
+    messages,
+    system: system.length > 0 ? [{ text: system.join("\n\n") }] : undefined,
+    inferenceConfig: { maxTokens },
+    toolConfig: request.tools && request.tools.length > 0 ? { tools: request.tools.map(toTool), toolChoice: { auto: {} } } : undefined,
+    additionalModelRequestFields,
+  };
 }
 
 function assistantBlocks(m: AssistantMessage): ContentBlock[] {
@@ -61,11 +44,11 @@ function assistantBlocks(m: AssistantMessage): ContentBlock[] {
   }
   if (m.content) blocks.push({ text: m.content });
   for (const call of m.toolCalls ?? []) {
-    blocks.push({ toolUse: { toolUseId: call.id, name: call.name, input: parseToolArguments(call.arguments) as never } });
+    blocks.push({ toolUse: { toolUseId: call.id, name: call.name, input: parseToolArguments(call.arguments) } });
   }
   return blocks;
 }
 
-function toTool(t: ToolSchema): Tool {
-  return { toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as never } } };
+function toTool(t: ToolSchema): ToolSpec {
+  return { toolSpec: { name: t.name, inputSchema: { json: t.parameters }, description: t.description } };
 }

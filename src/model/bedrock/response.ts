@@ -1,6 +1,6 @@
 // Bedrock Converse answers (ConverseStream events and whole Converse
 // responses) → neutral StreamChunks / ModelResponse.
-import type { ConverseResponse, ConverseStreamOutput, TokenUsage } from "@aws-sdk/client-bedrock-runtime";
+import type { ConverseResponse, ConverseStreamOutput, TokenUsage } from "./wire.ts";
 import type { ModelResponse, StreamChunk, ToolCall, Usage } from "../types.ts";
 
 /** Bedrock's inputTokens leave out cache reads and writes; the prompt counts them all. */

@@ -29,8 +29,8 @@ export interface SignedRequest {
 const sha256Hex = (data: string) => createHash("sha256").update(data, "utf8").digest("hex");
 const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data, "utf8").digest();
 
-/** RFC 3986 encoding, as SigV4 wants it (`!'()*` encoded too). */
-const uriEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+/** RFC 3986 encoding, as SigV4 wants it (`!'()*` encoded too); also how the SDK put a model id in a path. */
+export const uriEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The headers to send: the request's own plus the signature. */
 export function signedHeaders(request: SignedRequest): Record<string, string> {
