@@ -41,7 +41,7 @@ function checkProviderKind(p: ProviderConfig, ctx: z.RefinementCtx): void {
   };
   const { required = [], pair, keyOrBaseUrl } = PROVIDER_KIND_TABLE[p.kind].config;
   for (const key of required) missing(key);
-  // Static keys come as a pair (Bedrock's; without them the AWS SDK's default credential chain applies).
+  // Static keys come as a pair (Bedrock's; without them the AWS default credential chain applies, docs/providers.md#bedrock--aws-bedrock).
   if (pair && Boolean(p[pair[0]]) !== Boolean(p[pair[1]])) missing(p[pair[0]] ? pair[1] : pair[0]);
   // Whether a `model_path` file exists is checked in load.ts: parsing stays pure.
   if (keyOrBaseUrl && !p.api_key && !p.base_url) {

@@ -1,5 +1,5 @@
 // Streamed and sent turns start at most one per turn of the event loop. A turn's start (session,
-// history, the SDK building and sending its request) runs without a break
+// history, the adapter building and sending its request) runs without a break
 // until its request is sent; at 100 simultaneous starts, the first answers
 // would otherwise wait behind all 100 starts before a chunk could be
 // forwarded. Between two starts the loop polls its sockets, so chunks of the

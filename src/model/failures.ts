@@ -1,9 +1,8 @@
 // What a provider request made with fetch meets, as the ProviderErrors of
 // docs/providers.md#errors: a fetch that failed before any answer, an error
 // event inside a stream, a connection lost while reading, any other failure.
-// The cases are told apart as the OpenAI and Anthropic SDKs told them apart
-// (test/model/*-wire.test.ts holds the adapters to those SDKs); the Gemini and
-// Bedrock adapters map their SDKs' errors onto the same helpers.
+// The cases are told apart as the provider SDKs told them apart
+// (test/model/*-wire.test.ts holds each adapter to its SDK).
 import { ProviderError, errorBodyMessage, redactSecrets } from "./errors.ts";
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -55,7 +54,7 @@ export function isAbortError(err: unknown): boolean {
 }
 
 /**
- * What is left once an SDK's own error classes are handled: an abort, a
+ * What is left once an adapter's own errors are handled: an abort, a
  * network failure (transient), or anything else. Shared by every adapter.
  */
 export function lowLevelError(err: unknown, baseUrl: string, signal?: AbortSignal): ProviderError {

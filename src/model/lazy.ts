@@ -1,5 +1,6 @@
-// An adapter whose SDK is loaded on first use: a daemon pays the memory of
-// the provider SDKs it actually calls, not of every SDK it could call.
+// An adapter whose code is loaded on first use: a daemon pays the start time
+// and memory of the provider APIs it actually calls, not of every one it
+// could call.
 import type { Adapter } from "./adapter.ts";
 import { ProviderError, redactSecrets } from "./errors.ts";
 import type { ProviderSettings } from "../base/provider-settings.ts";
