@@ -97,10 +97,14 @@ async function turns(d: BenchDaemon, command: string[], cwd: string, options: Ac
     const ways: Record<string, () => Promise<{ firstMs: number; endMs: number }>> = {
       acp: () => acpTurn(editor, sessionId),
       stream: () => timedTurn(keptClient, { agent: "crab", content: "hi", sender: "bench-acp-floor", cwd }),
+      // As acp does for every prompt: the clock runs from before the connect.
       "stream, fresh connection": async () => {
+        const t0 = performance.now();
         const fresh = await unixClient(d);
+        const connectMs = performance.now() - t0;
         try {
-          return await timedTurn(fresh, { agent: "crab", content: "hi", sender: "bench-acp-floor-fresh", cwd });
+          const t = await timedTurn(fresh, { agent: "crab", content: "hi", sender: "bench-acp-floor-fresh", cwd });
+          return { firstMs: t.firstMs + connectMs, endMs: t.endMs + connectMs };
         } finally {
           await fresh.close();
         }
@@ -112,7 +116,6 @@ async function turns(d: BenchDaemon, command: string[], cwd: string, options: Ac
     const end: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
     const load = harnessLoad();
     for (let r = 0; r < options.turns; r++) {
-      // The fresh connection's timing includes its connect; fresh connections are opened before the clock of a Stream starts.
       for (const name of r % 2 === 0 ? names : [...names].reverse()) {
         const t = await ways[name]();
         first[name].push(t.firstMs);
