@@ -14,7 +14,7 @@ import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
 import { KEY } from "./helpers.ts";
-import { jsonReply, outcome, sampleRequest, startWireCapture, type WireCapture, connectionFailureTests } from "../support/wire-capture.ts";
+import { jsonReply, outcome, sampleRequest, startWireCapture, type WireCapture, connectionFailureTests, adapterCall } from "../support/wire-capture.ts";
 
 let wire: WireCapture;
 beforeAll(() => {
@@ -61,20 +61,7 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
   }
 }
 
-async function ourCall(p: ProviderSettings, request: ModelRequest, streamed: boolean): Promise<unknown[]> {
-  const adapter = createAnthropicAdapter(p);
-  const out: unknown[] = [];
-  try {
-    if (!streamed) {
-      out.push(await adapter.complete(request));
-      return out;
-    }
-    for await (const chunk of adapter.stream(request)) out.push(chunk);
-    return out;
-  } catch (err) {
-    return [...out, outcome(err)];
-  }
-}
+const ourCall = adapterCall(createAnthropicAdapter);
 
 const request = (over: Partial<ModelRequest> = {}) => sampleRequest("claude-x", over);
 

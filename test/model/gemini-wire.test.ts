@@ -26,6 +26,7 @@ import {
   type CapturedRequest,
   type WireCapture,
   connectionFailureTests,
+  adapterCall,
 } from "../support/wire-capture.ts";
 
 let wire: WireCapture;
@@ -63,20 +64,7 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
   }
 }
 
-async function ourCall(p: ProviderSettings, request: ModelRequest, streamed: boolean): Promise<unknown[]> {
-  const adapter = createGeminiAdapter(p);
-  const out: unknown[] = [];
-  try {
-    if (!streamed) {
-      out.push(await adapter.complete(request));
-      return out;
-    }
-    for await (const chunk of adapter.stream(request)) out.push(chunk);
-    return out;
-  } catch (err) {
-    return [...out, outcome(err)];
-  }
-}
+const ourCall = adapterCall(createGeminiAdapter);
 
 const request = (over: Partial<ModelRequest> = {}) => sampleRequest("gemini-x", over);
 

@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { ProviderError } from "../../src/model/errors.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
+import type { Adapter } from "../../src/model/adapter.ts";
 
 export interface CapturedRequest {
   method: string;
@@ -136,4 +137,22 @@ export function connectionFailureTests(sides: WireSides): void {
       expect((await call).at(-1)).toMatchObject({ kind: "aborted" });
     }
   });
+}
+
+/** An adapter's call as the wire tests compare it: the chunks (or the whole answer), then the error it ended with. */
+export function adapterCall(create: (p: ProviderSettings) => Adapter): WireCall {
+  return async (p, request, streamed) => {
+    const adapter = create(p);
+    const out: unknown[] = [];
+    try {
+      if (!streamed) {
+        out.push(await adapter.complete(request));
+        return out;
+      }
+      for await (const chunk of adapter.stream(request)) out.push(chunk);
+      return out;
+    } catch (err) {
+      return [...out, outcome(err)];
+    }
+  };
 }
