@@ -11,9 +11,16 @@ import { locate, tcpEndpoint, unreachable, versionFrom, versionWarning, type Con
 
 type Variant = { case: string; value: Msg };
 
+/**
+ * Requests may be pipelined: the daemon answers the requests of one
+ * connection in order (docs/protocol.md#cancel-stops-a-run), so each call
+ * takes its place in line when it sends and the replies are handed out in
+ * that order.
+ */
 export class FastClient {
   private inbox: Array<FrameEvent | "closed"> = [];
-  private waiting: ((e: FrameEvent | "closed") => void) | undefined;
+  /** Calls waiting for their reply, in the order they sent their requests. */
+  private waiting: ((e: FrameEvent | "closed") => void)[] = [];
 
   private constructor(private readonly channel: FramedConnection) {
     channel.onFrame((event) => this.deliver(event));
@@ -63,8 +70,9 @@ export class FastClient {
 
   /** The ids of the sessions running a run now: the session list, without the rest of it. */
   async activeSessions(): Promise<bigint[]> {
+    const reply = this.nextPayload();
     await this.send({ case: "sessions", value: { $typeName: "crabtalk.protocol.Sessions" } });
-    const payload = await this.nextPayload();
+    const payload = await reply;
     const ids = activeSessionIds(payload);
     if (ids) return ids;
     this.expect(this.decodeReply(payload), "sessions"); // throws: an error, or some other reply
@@ -79,17 +87,20 @@ export class FastClient {
   /** The StreamMsg's events up to and including its end, shaped as protobuf-es shapes them. */
   async *stream(request: Omit<Partial<StreamMsg>, "$typeName">): AsyncGenerator<StreamEvent> {
     const value = { $typeName: "crabtalk.protocol.StreamMsg", agent: "", content: "", newChat: false, ...request };
+    let reply = this.nextPayload();
     await this.send({ case: "stream", value });
     for (;;) {
-      const event = this.expect(await this.nextReply(), "stream") as unknown as StreamEvent;
+      const event = this.expect(this.decodeReply(await reply), "stream") as unknown as StreamEvent;
       yield event;
       if (event.event.case === "end") return;
+      reply = this.nextPayload();
     }
   }
 
   private async call(request: Variant, expect: string): Promise<Msg> {
+    const reply = this.nextPayload();
     await this.send(request);
-    return this.expect(await this.nextReply(), expect);
+    return this.expect(this.decodeReply(await reply), expect);
   }
 
   private send(request: Variant): Promise<void> {
@@ -102,14 +113,19 @@ export class FastClient {
     return msg.value;
   }
 
-  private async nextReply(): Promise<Variant> {
-    return this.decodeReply(await this.nextPayload());
-  }
-
-  private async nextPayload(): Promise<Uint8Array> {
-    const event = this.inbox.shift() ?? (await new Promise<FrameEvent | "closed">((r) => (this.waiting = r)));
-    if (event === "closed") this.inbox.unshift("closed");
-    return replyPayload(event);
+  /**
+   * The next reply in line, its place taken now (before the request is sent).
+   * A send that fails leaves it unread: its failure is then the send's.
+   */
+  private nextPayload(): Promise<Uint8Array> {
+    const next = this.inbox.shift();
+    const event = next !== undefined ? Promise.resolve(next) : new Promise<FrameEvent | "closed">((r) => this.waiting.push(r));
+    const payload = event.then((e) => {
+      if (e === "closed") this.inbox.unshift("closed");
+      return replyPayload(e);
+    });
+    payload.catch(() => {});
+    return payload;
   }
 
   private decodeReply(payload: Uint8Array): Variant {
@@ -120,13 +136,15 @@ export class FastClient {
   }
 
   private deliver(event: FrameEvent | "closed"): void {
-    const waiter = this.waiting;
-    if (waiter) {
-      this.waiting = undefined;
-      waiter(event);
-    } else {
+    if (event === "closed") {
+      // Every call still waiting gets the close, and so does every later one.
+      for (const waiter of this.waiting.splice(0)) waiter(event);
       this.inbox.push(event);
+      return;
     }
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(event);
+    else this.inbox.push(event);
   }
 }
 

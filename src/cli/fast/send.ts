@@ -39,8 +39,12 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
     // An agent is looked up once: the answer before the run also serves the notes after it (one round trip less).
     const agents = new Map<string, Promise<AgentInfo>>();
     const getAgent = (name: string) => agents.get(name) ?? agents.set(name, client.getAgent(name)).get(name)!;
+    // The agent and the busy sessions are asked for at once (the daemon answers in order: one round trip, not two).
+    const modelKnown = hasModel({ getAgent }, opts.agent);
+    // A new chat's session cannot be busy: no need to ask which are.
+    const active = opts.new ? [] : client.activeSessions().catch(() => []);
     // As the full command in a pipe: no model, no request; one line saying how to get one.
-    if (!(await hasModel({ getAgent }, opts.agent))) {
+    if (!(await modelKnown)) {
       stderr.write(`crabtalk: ${noProviderLine(process.env)}\n`);
       return 1;
     }
@@ -68,9 +72,8 @@ export async function fastSend(opts: FastSendOptions, conn: ConnectOptions, out:
       throw new Error(NEEDS_TERMINAL);
     };
 
-    // A new chat's session cannot be busy: no need to ask which are.
-    const active = { sessions: async () => (opts.new ? [] : (await client.activeSessions()).map((id) => ({ id, active: true }))) };
-    const note = withWaitingNote(await busySessions(active), render, (line) => stderr.write(line));
+    const busy = { sessions: async () => (await active).map((id) => ({ id, active: true })) };
+    const note = withWaitingNote(await busySessions(busy), render, (line) => stderr.write(line));
     const outcome = await runStream(client, request, { onEvent: note.onEvent, onAsk }).finally(note.stop);
     view.finish();
     if (outcome.failure) {
