@@ -13,7 +13,7 @@ type Variant = { case: string; value: Msg };
 
 /**
  * Requests may be pipelined: the daemon answers the requests of one
- * connection in order (docs/protocol.md#cancel-stops-a-run), so each call
+ * connection in order (docs/protocol.md#connection-rules), so each call
  * takes its place in line when it sends and the replies are handed out in
  * that order.
  */
