@@ -80,8 +80,14 @@ async function resolveRole(walk: Walk, data: Section, label: string): Promise<Re
   walk.stsRegion ??= data.region || ctx.region;
   const source = data.source_profile;
   if (source !== undefined && walk.visited.includes(source)) {
-    const path = [walk.start, ...walk.visited].map((n) => `'${shown(n, 80)}'`).join(" → ");
-    throw credentialsError(label, `source_profile '${shown(source, 80)}' loops back: ${path} → '${shown(source, 80)}'`);
+    // The loop as it is walked, up to the first profile met twice.
+    const walked = [walk.start, ...walk.visited, source];
+    const again = walked.findIndex((n, i) => walked.indexOf(n) < i);
+    const path = walked
+      .slice(0, again + 1)
+      .map((n) => `'${shown(n, 80)}'`)
+      .join(" → ");
+    throw credentialsError(label, `source_profile '${shown(source, 80)}' loops back: ${path}`);
   }
   let sourceCredentials: ResolvedCredentials;
   if (source !== undefined) {
