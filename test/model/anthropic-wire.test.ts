@@ -14,7 +14,17 @@ import { ErrorBodies, type ErrorContext, toProviderError } from "../support/sdk-
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
 import { KEY } from "./helpers.ts";
-import { jsonReply, outcome, sampleRequest, startWireCapture, type WireCapture, connectionFailureTests, adapterCall } from "../support/wire-capture.ts";
+import {
+  jsonReply,
+  outcome,
+  sampleRequest,
+  startWireCapture,
+  type WireCapture,
+  connectionFailureTests,
+  adapterCall,
+  sameFailuresAsSdk,
+  type WireSides,
+} from "../support/wire-capture.ts";
 
 let wire: WireCapture;
 beforeAll(() => {
@@ -64,6 +74,8 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
 const ourCall = adapterCall(createAnthropicAdapter);
 
 const request = (over: Partial<ModelRequest> = {}) => sampleRequest("claude-x", over);
+
+const sides: WireSides = { wire: () => wire, at: (o) => settings({ baseUrl: o }), request, ours: ourCall, sdk: sdkCall };
 
 const PROVIDERS: Record<string, () => ProviderSettings> = {
   "with a key": () => settings(),
@@ -144,19 +156,7 @@ const REPLIES: Record<string, () => Response> = {
 };
 
 describe("each failure is the SDK's error", () => {
-  for (const [name, make] of Object.entries(REPLIES)) {
-    for (const streamed of [true, false]) {
-      test(`${name}, ${streamed ? "streamed" : "whole"}`, async () => {
-        wire.reply = make;
-        const sdk = await sdkCall(settings(), request(), streamed);
-        const ours = await ourCall(settings(), request(), streamed);
-        const last = ours.at(-1) as { error?: string };
-        expect(last.error).toBeDefined();
-        expect(last.error).not.toContain(KEY);
-        expect(ours).toEqual(sdk);
-      });
-    }
-  }
+  sameFailuresAsSdk(sides, REPLIES, [KEY]);
 
-  connectionFailureTests({ wire: () => wire, at: (o) => settings({ baseUrl: o }), request, ours: ourCall, sdk: sdkCall });
+  connectionFailureTests(sides);
 });

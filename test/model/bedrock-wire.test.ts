@@ -18,7 +18,17 @@ import { ProviderError, httpError } from "../../src/model/errors.ts";
 import { sdkClient, sdkError, sdkInput } from "../support/bedrock-sdk-reference.ts";
 import type { ProviderSettings } from "../../src/base/provider-settings.ts";
 import type { ModelRequest } from "../../src/model/types.ts";
-import { outcome, sampleRequest, startWireCapture, type WireCapture, connectionFailureTests, adapterCall } from "../support/wire-capture.ts";
+import {
+  outcome,
+  sampleRequest,
+  startWireCapture,
+  type WireCapture,
+  connectionFailureTests,
+  adapterCall,
+  sameFailuresAsSdk,
+  sameStreamsAsSdk,
+  type WireSides,
+} from "../support/wire-capture.ts";
 
 const ACCESS = "AKIAWIRETEST0000";
 const SECRET = "wire/test+SECRET/0123456789abcdef";
@@ -63,6 +73,8 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
 const ourCall = adapterCall(createBedrockAdapter);
 
 const request = (over: Partial<ModelRequest> = {}) => sampleRequest("us.anthropic.claude-sonnet-4-5-20250929-v1:0", over);
+
+const sides: WireSides = { wire: () => wire, at: (o) => settings({ baseUrl: o }), request, ours: ourCall, sdk: sdkCall };
 
 /** An assistant step with reasoning, its signature, text and a call, then its result and a later system line. */
 const withReasoning = (): ModelRequest => {
@@ -206,15 +218,7 @@ describe("an event stream is read as the SDK read it", () => {
     "an error message": () => eventStream(start, errorFrame("InternalFailure", "the stream broke")),
     "max tokens": () => eventStream(start, text("a"), stop("max_tokens"), metadata),
   };
-  for (const [name, make] of Object.entries(STREAMS)) {
-    test(name, async () => {
-      wire.reply = make;
-      const sdk = await sdkCall(settings(), request(), true);
-      const ours = await ourCall(settings(), request(), true);
-      expect(ours).toEqual(sdk);
-      expect(JSON.stringify(ours)).not.toContain(SECRET);
-    });
-  }
+  sameStreamsAsSdk(sides, STREAMS, [SECRET]);
 
   test("a stream without messageStop: the same chunks, then the error every adapter gives a cut answer", async () => {
     wire.reply = () => eventStream(start, text("cut"));
@@ -282,17 +286,7 @@ const REPLIES: Record<string, () => Response> = {
 };
 
 describe("each failure is the SDK's error", () => {
-  for (const [name, make] of Object.entries(REPLIES)) {
-    for (const streamed of [true, false]) {
-      test(`${name}, ${streamed ? "streamed" : "whole"}`, async () => {
-        wire.reply = make;
-        const sdk = await sdkCall(settings(), request(), streamed);
-        const ours = await ourCall(settings(), request(), streamed);
-        expect((ours.at(-1) as { error?: string }).error).toBeDefined();
-        expect(ours).toEqual(sdk);
-      });
-    }
-  }
+  sameFailuresAsSdk(sides, REPLIES, [SECRET]);
 
   test("an error page that is not JSON keeps its status (the SDK lost it to a parse error) and is shown as every adapter shows one", async () => {
     const page = `<html>${"bad gateway ".repeat(50)}</html>`;
@@ -315,5 +309,5 @@ describe("each failure is the SDK's error", () => {
     }
   });
 
-  connectionFailureTests({ wire: () => wire, at: (o) => settings({ baseUrl: o }), request, ours: ourCall, sdk: sdkCall, sdkSaidLost: true });
+  connectionFailureTests({ ...sides, sdkSaidLost: true });
 });

@@ -27,6 +27,9 @@ import {
   type WireCapture,
   connectionFailureTests,
   adapterCall,
+  sameFailuresAsSdk,
+  sameStreamsAsSdk,
+  type WireSides,
 } from "../support/wire-capture.ts";
 
 let wire: WireCapture;
@@ -67,6 +70,8 @@ async function sdkCall(p: ProviderSettings, request: ModelRequest, streamed: boo
 const ourCall = adapterCall(createGeminiAdapter);
 
 const request = (over: Partial<ModelRequest> = {}) => sampleRequest("gemini-x", over);
+
+const sides: WireSides = { wire: () => wire, at: (o) => settings({ baseUrl: o }), request, ours: ourCall, sdk: sdkCall };
 
 /** An assistant step with text, a thought signature and two calls, and their results, before the sample's. */
 const withSignature = (): ModelRequest => {
@@ -181,15 +186,7 @@ describe("a stream is read as the SDK read it", () => {
     "a finish reason other than STOP": () => sse(text("a", { finishReason: "MAX_TOKENS" }), { usageMetadata: usage }),
     "a 200 whose body is a JSON error": () => jsonReply(200, { error: { code: 500, message: "internal", status: "INTERNAL" } }),
   };
-  for (const [name, make] of Object.entries(STREAMS)) {
-    test(name, async () => {
-      wire.reply = make;
-      const sdk = await sdkCall(settings(), request(), true);
-      const ours = await ourCall(settings(), request(), true);
-      expect(ours).toEqual(sdk);
-      expect(JSON.stringify(ours)).not.toContain(KEY);
-    });
-  }
+  sameStreamsAsSdk(sides, STREAMS, [KEY]);
 
   test("a stream without a finish reason: the same chunks, then the error every adapter gives a cut answer", async () => {
     wire.reply = () => sse(text("cut"));
@@ -355,19 +352,7 @@ const REPLIES: Record<string, () => Response> = {
 };
 
 describe("each failure is the SDK's error", () => {
-  for (const [name, make] of Object.entries(REPLIES)) {
-    for (const streamed of [true, false]) {
-      test(`${name}, ${streamed ? "streamed" : "whole"}`, async () => {
-        wire.reply = make;
-        const sdk = await sdkCall(settings(), request(), streamed);
-        const ours = await ourCall(settings(), request(), streamed);
-        const last = ours.at(-1) as { error?: string };
-        expect(last.error).toBeDefined();
-        expect(last.error).not.toContain(KEY);
-        expect(ours).toEqual(sdk);
-      });
-    }
-  }
+  sameFailuresAsSdk(sides, REPLIES, [KEY]);
 
   const NOT_JSON: Record<string, () => Response> = {
     "403 empty": () => new Response("", { status: 403 }),
@@ -405,5 +390,5 @@ describe("each failure is the SDK's error", () => {
     expect(ours).toEqual([{ error: "provider error: the answer is not JSON: <html>gateway</html>...", kind: "other", status: undefined, transient: false }]);
   });
 
-  connectionFailureTests({ wire: () => wire, at: (o) => settings({ baseUrl: o }), request, ours: ourCall, sdk: sdkCall, sdkSaidLost: true });
+  connectionFailureTests({ ...sides, sdkSaidLost: true });
 });

@@ -156,3 +156,37 @@ export function adapterCall(create: (p: ProviderSettings) => Adapter): WireCall 
     }
   };
 }
+
+/** Each stream answered alike by the adapter and its SDK: the same chunks and end, no secret in them. */
+export function sameStreamsAsSdk(sides: WireSides, streams: Record<string, () => Response>, secrets: readonly string[]): void {
+  for (const [name, make] of Object.entries(streams)) {
+    test(name, async () => {
+      const wire = sides.wire();
+      wire.reply = make;
+      const p = sides.at(wire.origin);
+      const sdk = await sides.sdk(p, sides.request(), true);
+      const ours = await sides.ours(p, sides.request(), true);
+      expect(ours).toEqual(sdk);
+      for (const secret of secrets) expect(JSON.stringify(ours)).not.toContain(secret);
+    });
+  }
+}
+
+/** Each error reply, streamed and whole, failing alike in the adapter and its SDK (message, kind, status, transience), no secret in the message. */
+export function sameFailuresAsSdk(sides: WireSides, replies: Record<string, () => Response>, secrets: readonly string[]): void {
+  for (const [name, make] of Object.entries(replies)) {
+    for (const streamed of [true, false]) {
+      test(`${name}, ${streamed ? "streamed" : "whole"}`, async () => {
+        const wire = sides.wire();
+        wire.reply = make;
+        const p = sides.at(wire.origin);
+        const sdk = await sides.sdk(p, sides.request(), streamed);
+        const ours = await sides.ours(p, sides.request(), streamed);
+        const last = ours.at(-1) as { error?: string };
+        expect(last.error).toBeDefined();
+        for (const secret of secrets) expect(last.error).not.toContain(secret);
+        expect(ours).toEqual(sdk);
+      });
+    }
+  }
+}
